@@ -1,0 +1,1 @@
+"""The DefaultBinder plugin. Bind: binds the pod through the cluster client."""

@@ -1,0 +1,1 @@
+"""The DefaultPreemption plugin. PostFilter: evicts lower-priority pods to make room."""

@@ -1,0 +1,1 @@
+"""The NodeAffinity plugin. nodeSelector and node affinity: PreFilter, Filter, PreScore, Score."""

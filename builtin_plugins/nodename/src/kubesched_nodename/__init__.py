@@ -1,0 +1,1 @@
+"""The NodeName plugin. Filter: spec.nodeName pinning."""

@@ -1,0 +1,1 @@
+"""The NodeResourcesFit plugin. Resource requests against allocatable: PreFilter, Filter, PreScore, Score."""

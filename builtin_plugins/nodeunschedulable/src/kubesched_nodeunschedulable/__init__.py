@@ -1,0 +1,1 @@
+"""The NodeUnschedulable plugin. Filter: cordoned nodes."""

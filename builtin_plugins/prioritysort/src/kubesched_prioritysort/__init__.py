@@ -1,0 +1,1 @@
+"""The PrioritySort plugin. QueueSort: higher priority first, then earlier queue time."""

@@ -1,0 +1,1 @@
+"""The SchedulingGates plugin. PreEnqueue: pods with scheduling gates wait."""

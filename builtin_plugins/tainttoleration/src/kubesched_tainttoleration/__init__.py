@@ -1,0 +1,1 @@
+"""The TaintToleration plugin. Taints and tolerations: Filter, PreScore, Score, NormalizeScore."""

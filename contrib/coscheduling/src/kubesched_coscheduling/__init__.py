@@ -1,0 +1,1 @@
+"""Coscheduling: gang scheduling by pod-group label and minimum-size annotation."""

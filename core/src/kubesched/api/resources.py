@@ -1,0 +1,44 @@
+"""Resource names and resource lists (quantities already parsed to integers).
+
+CPU is kept in millicores, every other resource in its base unit (bytes for
+memory and storage, a count for pods and extended resources).
+"""
+
+from __future__ import annotations
+
+CPU = "cpu"
+MEMORY = "memory"
+EPHEMERAL_STORAGE = "ephemeral-storage"
+PODS = "pods"
+
+ResourceList = dict[str, int]
+"""Resource name -> integer amount (CPU in millicores)."""
+
+
+def is_milli_resource(name: str) -> bool:
+    """CPU is the one resource counted in thousandths of a unit."""
+    return name == CPU
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """Upstream's IsExtendedResourceName: a domain-qualified name outside kubernetes.io/.
+
+    Names prefixed `requests.` are quota names, not resources.
+    """
+    native = "/" not in name or "kubernetes.io/" in name
+    return not native and not name.startswith("requests.")
+
+
+def is_hugepage_resource_name(name: str) -> bool:
+    """`hugepages-<size>` resources."""
+    return name.startswith("hugepages-")
+
+
+def is_scalar_resource_name(name: str) -> bool:
+    """Upstream's IsScalarResourceName: extended, hugepages, native prefixed or attachable volumes."""
+    return (
+        is_extended_resource_name(name)
+        or is_hugepage_resource_name(name)
+        or "kubernetes.io/" in name
+        or name.startswith("attachable-volumes-")
+    )

@@ -1,0 +1,71 @@
+"""NodeTable: columnar node data for the batch forms of Filter and Score.
+
+The snapshot keeps one table, rows in snapshot node order. A column is
+derived from each row's NodeInfo by an `extract` function and cached; when
+the snapshot updates nodes whose generation changed, only their rows are
+recomputed. Built-in plugins and third-party ones declare their own columns
+the same way (`table.column("tainttoleration/hard", fn)`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import DTypeLike, NDArray
+
+from kubesched.framework.types import NodeInfo
+
+Extract = Callable[[NodeInfo], Any]
+
+
+class NodeTable:
+    """Columns over a fixed list of NodeInfo rows."""
+
+    __slots__ = ("_columns", "_extractors", "index", "names", "node_infos")
+
+    def __init__(self, node_infos: Sequence[NodeInfo]) -> None:
+        self.node_infos: list[NodeInfo] = list(node_infos)
+        self.names: list[str] = [ni.name for ni in self.node_infos]
+        self.index: dict[str, int] = {n: i for i, n in enumerate(self.names)}
+        self._columns: dict[str, NDArray[Any]] = {}
+        self._extractors: dict[str, Extract] = {}
+
+    def __len__(self) -> int:
+        return len(self.node_infos)
+
+    def column(self, key: str, extract: Extract, dtype: DTypeLike = object) -> NDArray[Any]:
+        """The column `key`, built with `extract` on first use and kept current after."""
+        col = self._columns.get(key)
+        if col is None:
+            values = [extract(ni) for ni in self.node_infos]
+            if np.dtype(dtype) == np.dtype(object):
+                col = np.empty(len(values), dtype=object)
+                col[:] = values
+            else:
+                col = np.array(values, dtype=dtype)
+            self._columns[key] = col
+            self._extractors[key] = extract
+        return col
+
+    def resource(self, kind: str, name: str) -> NDArray[np.int64]:
+        """Integer column of `kind` ("allocatable", "requested", "non_zero_requested") for a
+        resource; absent resources are 0."""
+        attr = kind
+
+        def extract(ni: NodeInfo) -> int:
+            return int(getattr(ni, attr).get(name, 0))
+
+        return self.column(f"{kind}:{name}", extract, np.int64)
+
+    def pod_count(self) -> NDArray[np.int64]:
+        """Number of pods on each node."""
+        return self.column("pod_count", lambda ni: len(ni.pods), np.int64)
+
+    def replace_rows(self, rows: Iterable[tuple[int, NodeInfo]]) -> None:
+        """Put new NodeInfos at these rows and recompute every column there."""
+        for i, ni in rows:
+            self.node_infos[i] = ni
+            for key, extract in self._extractors.items():
+                self._columns[key][i] = extract(ni)

@@ -1,0 +1,232 @@
+"""What plugins see of pods and nodes: PodInfo, QueuedPodInfo, NodeInfo, and result types."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from attrs import define, field, frozen
+
+from kubesched.api import NON_ZERO_DEFAULTS, PODS, Node, Pod, pod_requests
+from kubesched.api.resources import CPU, MEMORY, ResourceList
+
+_generation = itertools.count(1)
+
+
+def next_generation() -> int:
+    """A process-wide, ever-increasing generation number (upstream's nextGeneration)."""
+    return next(_generation)
+
+
+class PodInfo:
+    """A pod plus what the scheduler derives from it once: its requests and host ports."""
+
+    __slots__ = ("host_ports", "non_zero_requests", "pod", "requests")
+
+    def __init__(self, pod: Pod) -> None:
+        self.pod = pod
+        self.requests: ResourceList = pod_requests(pod)
+        nz = pod_requests(pod, NON_ZERO_DEFAULTS)
+        self.non_zero_requests: ResourceList = {CPU: nz.get(CPU, 0), MEMORY: nz.get(MEMORY, 0)}
+        self.host_ports: tuple[tuple[str, str, int], ...] = tuple(
+            (p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port)
+            for c in pod.spec.containers
+            for p in c.ports
+            if p.host_port > 0
+        )
+
+    @property
+    def uid(self) -> str:
+        return self.pod.metadata.uid
+
+    def __repr__(self) -> str:
+        return f"PodInfo({self.pod.key})"
+
+
+class QueuedPodInfo:
+    """A pod in the scheduling queue, with its attempt bookkeeping."""
+
+    __slots__ = (
+        "attempts",
+        "consecutive_errors_count",
+        "gated",
+        "gating_plugin",
+        "initial_attempt_timestamp",
+        "pending_plugins",
+        "pod_info",
+        "timestamp",
+        "unschedulable_plugins",
+    )
+
+    def __init__(self, pod_info: PodInfo, timestamp: float) -> None:
+        self.pod_info = pod_info
+        self.timestamp = timestamp
+        self.initial_attempt_timestamp: float | None = None
+        self.attempts = 0
+        self.consecutive_errors_count = 0
+        self.unschedulable_plugins: set[str] = set()
+        self.pending_plugins: set[str] = set()
+        self.gating_plugin = ""
+        self.gated = False
+
+    @property
+    def pod(self) -> Pod:
+        return self.pod_info.pod
+
+    def __repr__(self) -> str:
+        return f"QueuedPodInfo({self.pod.key}, attempts={self.attempts})"
+
+
+class NodeInfo:
+    """A node and the pods on it, with aggregated requests (upstream's NodeInfo).
+
+    `generation` changes on every mutation, so snapshots copy only what changed.
+    """
+
+    __slots__ = (
+        "allocatable",
+        "generation",
+        "node",
+        "non_zero_requested",
+        "pods",
+        "pods_with_affinity",
+        "pods_with_required_anti_affinity",
+        "requested",
+        "used_ports",
+    )
+
+    def __init__(self, node: Node | None = None, pods: Iterable[PodInfo] = ()) -> None:
+        self.node: Node | None = None
+        self.allocatable: ResourceList = {}
+        self.pods: list[PodInfo] = []
+        self.requested: ResourceList = {}
+        self.non_zero_requested: ResourceList = {CPU: 0, MEMORY: 0}
+        self.used_ports: dict[tuple[str, str, int], int] = {}
+        self.pods_with_affinity: list[PodInfo] = []
+        self.pods_with_required_anti_affinity: list[PodInfo] = []
+        self.generation = next_generation()
+        if node is not None:
+            self.set_node(node)
+        for p in pods:
+            self.add_pod_info(p)
+
+    @property
+    def name(self) -> str:
+        return self.node.metadata.name if self.node is not None else ""
+
+    @property
+    def allowed_pod_number(self) -> int:
+        return self.allocatable.get(PODS, 0)
+
+    def set_node(self, node: Node) -> None:
+        self.node = node
+        self.allocatable = dict(node.status.allocatable)
+        self.generation = next_generation()
+
+    def add_pod_info(self, pod_info: PodInfo) -> None:
+        self.pods.append(pod_info)
+        affinity = pod_info.pod.spec.affinity
+        if affinity is not None and (affinity.pod_affinity or affinity.pod_anti_affinity):
+            self.pods_with_affinity.append(pod_info)
+            anti = affinity.pod_anti_affinity
+            if anti is not None and anti.required_during_scheduling_ignored_during_execution:
+                self.pods_with_required_anti_affinity.append(pod_info)
+        self._update(pod_info, 1)
+
+    def add_pod(self, pod: Pod) -> None:
+        self.add_pod_info(PodInfo(pod))
+
+    def remove_pod(self, pod: Pod) -> bool:
+        """Remove the pod with this uid; False when it is not on the node."""
+        uid = pod.metadata.uid
+        for i, p in enumerate(self.pods):
+            if p.pod.metadata.uid == uid:
+                del self.pods[i]
+                self.pods_with_affinity = [q for q in self.pods_with_affinity if q.uid != uid]
+                self.pods_with_required_anti_affinity = [
+                    q for q in self.pods_with_required_anti_affinity if q.uid != uid
+                ]
+                self._update(p, -1)
+                return True
+        return False
+
+    def _update(self, pod_info: PodInfo, sign: int) -> None:
+        requested = self.requested
+        for name, amount in pod_info.requests.items():
+            requested[name] = requested.get(name, 0) + sign * amount
+        nz = self.non_zero_requested
+        nz[CPU] += sign * pod_info.non_zero_requests[CPU]
+        nz[MEMORY] += sign * pod_info.non_zero_requests[MEMORY]
+        for port in pod_info.host_ports:
+            count = self.used_ports.get(port, 0) + sign
+            if count > 0:
+                self.used_ports[port] = count
+            else:
+                self.used_ports.pop(port, None)
+        self.generation = next_generation()
+
+    def snapshot(self) -> NodeInfo:
+        """A copy that can be changed without touching this one (same generation)."""
+        copy = NodeInfo.__new__(NodeInfo)
+        copy.node = self.node
+        copy.allocatable = dict(self.allocatable)
+        copy.pods = list(self.pods)
+        copy.requested = dict(self.requested)
+        copy.non_zero_requested = dict(self.non_zero_requested)
+        copy.used_ports = dict(self.used_ports)
+        copy.pods_with_affinity = list(self.pods_with_affinity)
+        copy.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
+        copy.generation = self.generation
+        return copy
+
+    def __repr__(self) -> str:
+        return f"NodeInfo({self.name}, pods={len(self.pods)})"
+
+
+@frozen
+class PreFilterResult:
+    """A PreFilter's narrowing of the nodes to consider; None means all nodes.
+
+    Results of several plugins are intersected.
+    """
+
+    node_names: frozenset[str] | None = None
+
+    def all_nodes(self) -> bool:
+        return self.node_names is None
+
+    def merge(self, other: PreFilterResult | None) -> PreFilterResult:
+        if other is None or other.node_names is None:
+            return self
+        if self.node_names is None:
+            return other
+        return PreFilterResult(self.node_names & other.node_names)
+
+
+@frozen
+class PostFilterResult:
+    """A PostFilter's outcome: the node nominated for the pod (empty for none)."""
+
+    nominated_node_name: str = ""
+    victims: tuple[str, ...] = ()
+
+
+@define
+class NodeScoreList:
+    """Scores of one Score plugin over the feasible nodes, as NormalizeScore sees them.
+
+    `scores[i]` belongs to `names[i]`; NormalizeScore changes `scores` in place.
+    """
+
+    names: Sequence[str]
+    scores: np.ndarray[Any, np.dtype[np.int64]] = field()
+
+    def as_dict(self) -> dict[str, int]:
+        return {n: int(s) for n, s in zip(self.names, self.scores)}
+
+
+MAX_NODE_SCORE = 100
+MIN_NODE_SCORE = 0
+MAX_TOTAL_SCORE = 2**63 - 1
