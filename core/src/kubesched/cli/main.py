@@ -1,28 +1,60 @@
-"""The `kubesched` command group; subcommands live in sibling modules, one each."""
+"""The `kubesched` command group; each subcommand lives in its own module, loaded on use."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 import click
 
 from kubesched import __version__
 from kubesched.errors import ConfigError, InputError, KubeschedError
 
+SUBCOMMANDS: dict[str, str] = {
+    "plugins": "kubesched.cli.plugins",
+    "config": "kubesched.cli.config",
+    "simulate": "kubesched.cli.simulate",
+    "new-plugin": "kubesched.cli.new_plugin",
+}
+"""Subcommand name -> module defining a click command named `command`."""
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when it is used or listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name in SUBCOMMANDS if self.get_command(ctx, name) is not None)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module_name = SUBCOMMANDS.get(cmd_name)
+        if module_name is None:
+            return None
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                return None
+            raise
+        command: click.Command = module.command
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kubesched")
 def cli() -> None:
     """kubesched: the Kubernetes scheduling framework as a Python plugin ecosystem."""
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning user errors into one line and an exit code."""
     try:
-        cli.main(standalone_mode=False)
+        return cli.main(args=argv, standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         sys.exit(1)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)

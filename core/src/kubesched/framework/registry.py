@@ -1,0 +1,217 @@
+"""The plugin Registry: plugin name -> factory, discovered from entry points.
+
+Every distribution that declares entry points in the `kubesched.plugins`
+group contributes plugins (entry name = plugin name, value = factory). The
+built-in distributions are "in-tree", every other one "out-of-tree"; plugins
+can also be registered in code. Discovery reads metadata only; a plugin's
+module is imported when it is first loaded. A name that two sources claim is
+an error naming both, never a silent override (upstream's Registry.Merge).
+
+Environment switches (pytest's and llm's conventions):
+
+- `KUBESCHED_DISABLE_PLUGIN_AUTOLOAD=1`: out-of-tree distributions are not
+  loaded unless named in `KUBESCHED_LOAD_PLUGINS`;
+- `KUBESCHED_LOAD_PLUGINS=a,b`: only these out-of-tree plugins (by plugin or
+  distribution name) are loaded; an empty value loads none.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata as md
+import inspect
+import os
+import re
+from collections.abc import Iterator, Mapping
+from functools import cache
+from typing import Any
+
+from attrs import frozen
+
+from kubesched.errors import PluginError
+from kubesched.framework.hookspecs import PROJECT_NAME
+from kubesched.framework.interface import PluginFactory
+from kubesched.framework.profile import CONFIG_POINTS, POINT_HOOKS
+
+ENTRY_POINT_GROUP = "kubesched.plugins"
+DISABLE_AUTOLOAD_ENV = "KUBESCHED_DISABLE_PLUGIN_AUTOLOAD"
+LOAD_PLUGINS_ENV = "KUBESCHED_LOAD_PLUGINS"
+IN_TREE = "in-tree"
+OUT_OF_TREE = "out-of-tree"
+
+IN_TREE_DISTRIBUTIONS = frozenset(
+    {
+        "kubesched-prioritysort",
+        "kubesched-schedulinggates",
+        "kubesched-nodeunschedulable",
+        "kubesched-nodename",
+        "kubesched-nodeaffinity",
+        "kubesched-noderesourcesfit",
+        "kubesched-tainttoleration",
+        "kubesched-defaultbinder",
+        "kubesched-defaultpreemption",
+    }
+)
+"""The distributions that make up upstream's in-tree registry."""
+
+
+def normalize_distribution_name(name: str) -> str:
+    """PEP 503 normalisation, so `Kubesched_Foo` and `kubesched-foo` are one distribution."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@frozen
+class PluginSpec:
+    """Where a plugin comes from; `load()` imports and returns its factory."""
+
+    name: str
+    source: str
+    distribution: str | None = None
+    version: str | None = None
+    value: str | None = None
+
+    def describe(self) -> str:
+        """`kubesched-foo 1.0` or `registered in code`, for messages."""
+        if self.distribution is None:
+            return "registered in code"
+        return f"{self.distribution} {self.version}" if self.version else self.distribution
+
+
+class Registry:
+    """Plugin name -> PluginSpec, with lazily loaded, cached factories."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, PluginSpec] = {}
+        self._factories: dict[str, PluginFactory] = {}
+        self._conflicts: dict[str, list[PluginSpec]] = {}
+
+    @classmethod
+    def discover(cls, environ: Mapping[str, str] | None = None) -> Registry:
+        """Every plugin that installed distributions declare, filtered by the env switches."""
+        env = os.environ if environ is None else environ
+        wanted = _load_list(env)
+        autoload = env.get(DISABLE_AUTOLOAD_ENV, "").strip().lower() not in {"1", "true", "yes"}
+        registry = cls()
+        seen: set[str] = set()
+        for dist in md.distributions():
+            dist_name = normalize_distribution_name(dist.metadata["Name"] or "")
+            if dist_name in seen:
+                continue  # a second copy of the same distribution further down sys.path
+            seen.add(dist_name)
+            for ep in dist.entry_points:
+                if ep.group != ENTRY_POINT_GROUP:
+                    continue
+                source = IN_TREE if dist_name in IN_TREE_DISTRIBUTIONS else OUT_OF_TREE
+                if source == OUT_OF_TREE:
+                    named = wanted is not None and (ep.name in wanted or dist_name in wanted)
+                    if (wanted is not None or not autoload) and not named:
+                        continue
+                spec = PluginSpec(ep.name, source, dist_name, dist.version, ep.value)
+                registry._add(spec)
+        return registry
+
+    def _add(self, spec: PluginSpec, factory: PluginFactory | None = None) -> None:
+        existing = self._specs.get(spec.name)
+        if existing is not None:
+            self._conflicts.setdefault(spec.name, [existing]).append(spec)
+            return
+        self._specs[spec.name] = spec
+        if factory is not None:
+            self._factories[spec.name] = factory
+
+    def register(self, name: str, factory: PluginFactory, *, source: str = OUT_OF_TREE) -> None:
+        """Register a plugin in code (upstream's app.WithPlugin); a taken name is an error."""
+        if name in self._specs:
+            raise PluginError(
+                f'a plugin named "{name}" already exists ({self._specs[name].describe()})'
+            )
+        self._add(PluginSpec(name, source), factory)
+
+    def merge(self, other: Registry) -> None:
+        """Add every plugin of `other`; a name both have is an error naming both sources."""
+        for name, spec in other._specs.items():
+            if name in self._specs:
+                raise PluginError(_conflict_message(name, [self._specs[name], spec]))
+            self._add(spec, other._factories.get(name))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._specs))
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def get(self, name: str) -> PluginSpec:
+        return self._specs[name]
+
+    def conflicts(self) -> dict[str, str]:
+        """Plugin name -> error message, for every name claimed more than once."""
+        return {name: _conflict_message(name, specs) for name, specs in self._conflicts.items()}
+
+    def load(self, name: str) -> PluginFactory:
+        """Import the plugin's factory (once); every failure is a PluginError naming it."""
+        if name in self._conflicts:
+            raise PluginError(_conflict_message(name, self._conflicts[name]))
+        factory = self._factories.get(name)
+        if factory is not None:
+            return factory
+        spec = self._specs.get(name)
+        if spec is None:
+            raise PluginError(f'plugin "{name}" is not installed')
+        assert spec.value is not None
+        try:
+            loaded = md.EntryPoint(name, spec.value, ENTRY_POINT_GROUP).load()
+        except Exception as exc:
+            raise PluginError(
+                f'plugin "{name}" from {spec.describe()} failed to load: '
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        if not callable(loaded):
+            raise PluginError(
+                f'plugin "{name}" from {spec.describe()}: entry point {spec.value!r} '
+                "is not a factory (a class or a callable (args, handle) -> plugin)"
+            )
+        self._factories[name] = loaded
+        return loaded
+
+
+def _load_list(env: Mapping[str, str]) -> set[str] | None:
+    raw = env.get(LOAD_PLUGINS_ENV)
+    if raw is None:
+        return None
+    return {item.strip() for item in raw.split(",") if item.strip()}
+
+
+def _conflict_message(name: str, specs: list[PluginSpec]) -> str:
+    sources = " and ".join(s.describe() for s in specs)
+    return f'plugin "{name}" is provided by more than one source: {sources}; uninstall one of them'
+
+
+@cache
+def default_registry() -> Registry:
+    """The registry discovered from this process's environment (once per process)."""
+    return Registry.discover()
+
+
+def hooks_of(factory: Any) -> frozenset[str]:
+    """The hook names a plugin class (or instance) implements with `@hookimpl`."""
+    marker = f"{PROJECT_NAME}_impl"
+    target = factory if inspect.isclass(factory) else type(factory)
+    found: set[str] = set()
+    for attr_name, attr in inspect.getmembers(target):
+        opts = getattr(attr, marker, None)
+        if isinstance(opts, dict):
+            found.add(opts.get("specname") or attr_name)
+    return frozenset(found)
+
+
+def implements(factory: Any, point: str) -> bool:
+    """Does the plugin serve config point `point` ("filter", "score", ...)?"""
+    return POINT_HOOKS[point][0] in hooks_of(factory)
+
+
+def points_of(factory: Any) -> list[str]:
+    """The config points a plugin serves, in pipeline order."""
+    hooks = hooks_of(factory)
+    return [p for p in CONFIG_POINTS if POINT_HOOKS[p][0] in hooks]
