@@ -45,7 +45,9 @@ class CycleState:
         """Read and check the type, for plugins that want a typed value back."""
         value = self.read(key)
         if not isinstance(value, kind):
-            raise TypeError(f"cycle state {key!r} holds {type(value).__name__}, not {kind.__name__}")
+            raise TypeError(
+                f"cycle state {key!r} holds {type(value).__name__}, not {kind.__name__}"
+            )
         return value
 
     def write(self, key: str, value: StateData) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-
 import numpy as np
 import pluggy
 from numpy.typing import NDArray
@@ -193,9 +192,7 @@ def unreserve(state: CycleState, pod: Pod, node_name: str) -> None:
 
 
 @hookspec
-def permit(
-    state: CycleState, pod: Pod, node_name: str
-) -> Status | tuple[Status, float] | None:
+def permit(state: CycleState, pod: Pod, node_name: str) -> Status | tuple[Status, float] | None:
     """Permit: allow, reject, or `(Status(Code.WAIT), timeout_seconds)` to hold the pod.
 
     A waiting pod binds when every waiting plugin allows it (through
@@ -228,5 +225,3 @@ def events_to_register() -> Sequence[ClusterEventWithHint]:
     """EnqueueExtensions: the cluster events that may make a pod this plugin rejected
     schedulable again, each with an optional queueing hint."""
     raise NotImplementedError
-
-

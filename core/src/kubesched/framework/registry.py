@@ -23,7 +23,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from attrs import frozen
 
@@ -172,8 +172,9 @@ class Registry:
                 f'plugin "{name}" from {spec.describe()}: entry point {spec.value!r} '
                 "is not a factory (a class or a callable (args, handle) -> plugin)"
             )
-        self._factories[name] = loaded
-        return loaded
+        factory = cast(PluginFactory, loaded)
+        self._factories[name] = factory
+        return factory
 
 
 def _load_list(env: Mapping[str, str]) -> set[str] | None:

@@ -224,7 +224,7 @@ class NodeScoreList:
     scores: np.ndarray[Any, np.dtype[np.int64]] = field()
 
     def as_dict(self) -> dict[str, int]:
-        return {n: int(s) for n, s in zip(self.names, self.scores)}
+        return {n: int(s) for n, s in zip(self.names, self.scores, strict=True)}
 
 
 MAX_NODE_SCORE = 100

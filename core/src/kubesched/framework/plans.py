@@ -1,0 +1,58 @@
+"""Call plans: a profile's hookimpls compiled into ordered lists of plain functions.
+
+pluggy validates every hookimpl at registration and calls them in reverse
+registration order; the runtime needs profile order and no per-call
+overhead, so it takes the validated functions out of pluggy once and calls
+them directly, positionally, in the hookspec's argument order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pluggy
+from attrs import frozen
+
+HookFn = Callable[..., Any]
+
+
+def positional_adapter(impl: pluggy.HookImpl, spec_argnames: Sequence[str]) -> HookFn:
+    """A function taking every spec argument positionally and passing `impl` the ones it wants.
+
+    A hookimpl may take any subset of the spec's arguments, by name; when it
+    takes all of them in spec order the bound method itself is returned.
+    """
+    fn = impl.function
+    wanted = tuple(impl.argnames)
+    if wanted == tuple(spec_argnames):
+        return fn
+    indices = tuple(spec_argnames.index(name) for name in wanted)
+
+    def call(*args: Any) -> Any:
+        return fn(*[args[i] for i in indices])
+
+    return call
+
+
+@frozen
+class PluginCall:
+    """One plugin's function at one hook."""
+
+    plugin: str
+    fn: HookFn
+
+
+def compile_plan(
+    pm: pluggy.PluginManager, hook: str, plugin_names: Sequence[str]
+) -> tuple[PluginCall, ...]:
+    """The functions implementing `hook`, for `plugin_names` in that order (absent ones skipped)."""
+    caller = getattr(pm.hook, hook)
+    assert caller.spec is not None
+    spec_argnames = caller.spec.argnames
+    by_plugin = {impl.plugin_name: impl for impl in caller.get_hookimpls()}
+    return tuple(
+        PluginCall(name, positional_adapter(by_plugin[name], spec_argnames))
+        for name in plugin_names
+        if name in by_plugin
+    )
