@@ -185,7 +185,7 @@ def _load_list(env: Mapping[str, str]) -> set[str] | None:
 
 
 def _conflict_message(name: str, specs: list[PluginSpec]) -> str:
-    sources = " and ".join(s.describe() for s in specs)
+    sources = " and ".join(sorted(s.describe() for s in specs))
     return f'plugin "{name}" is provided by more than one source: {sources}; uninstall one of them'
 
 

@@ -1,0 +1,87 @@
+"""`kubesched plugins`: every discovered plugin, where it comes from and what it implements.
+
+Each plugin is imported inside its own guard, so one broken distribution is
+reported on its row and never hides the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from kubesched.cli.output import echo_json
+from kubesched.errors import PluginError
+from kubesched.framework.profile import POINT_TITLES
+from kubesched.framework.registry import Registry, hooks_of, points_of
+
+
+def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
+    """One record per plugin: name, distribution, version, source, points, loaded, error."""
+    conflicts = registry.conflicts()
+    rows: list[dict[str, Any]] = []
+    for name in registry:
+        spec = registry.get(name)
+        record: dict[str, Any] = {
+            "name": name,
+            "distribution": spec.distribution,
+            "version": spec.version,
+            "source": spec.source,
+            "extensionPoints": [],
+            "batchHooks": [],
+            "loaded": False,
+            "error": conflicts.get(name),
+        }
+        if record["error"] is None:
+            try:
+                factory = registry.load(name)
+            except PluginError as exc:
+                record["error"] = str(exc)
+            else:
+                hooks = hooks_of(factory)
+                points = [POINT_TITLES[p] for p in points_of(factory)]
+                if "events_to_register" in hooks:
+                    points.append("EnqueueExtensions")
+                record["extensionPoints"] = points
+                record["batchHooks"] = sorted(h for h in hooks if h.endswith("_batch"))
+                record["loaded"] = True
+        rows.append(record)
+    return rows
+
+
+@click.command(name="plugins")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format; json is a versioned, documented API.",
+)
+def command(output: str) -> None:
+    """List every discovered plugin: name, distribution, version, in-tree or out-of-tree,
+    the extension points it implements, and whether it loaded."""
+    records = describe_plugins(Registry.discover())
+    if output == "json":
+        echo_json({"plugins": records})
+        return
+    table = Table(title="kubesched plugins")
+    for column in ("Name", "Distribution", "Version", "Source", "Extension points", "Loaded"):
+        table.add_column(column)
+    for r in records:
+        loaded = "yes" if r["loaded"] else "[red]no[/red]"
+        points = ", ".join(r["extensionPoints"])
+        if r["batchHooks"]:
+            batch = ", ".join(h.removesuffix("_batch") for h in r["batchHooks"])
+            points += f" (batch: {batch})"
+        table.add_row(
+            r["name"], r["distribution"] or "-", r["version"] or "-", r["source"], points, loaded
+        )
+    console = Console()
+    console.print(table)
+    errors = Console(stderr=True)
+    for r in records:
+        if r["error"]:
+            errors.print(f"[red]error:[/red] {r['error']}", markup=True, highlight=False)

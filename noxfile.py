@@ -1,0 +1,51 @@
+"""Development sessions. Run through uv so every workspace member is installed editable:
+
+    uv run nox                 # lint, typecheck, tests, docs (what CI runs)
+    uv run nox -s tests        # just the test suite
+    uv run nox -s bench        # benchmarks, JSON in benchmarks/results/
+
+Sessions run in the uv project environment (`uv run` syncs it from uv.lock),
+so nox creates no virtualenvs of its own.
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.default_venv_backend = "none"
+nox.options.sessions = ["lint", "typecheck", "tests", "docs"]
+nox.options.error_on_missing_interpreters = True
+
+SOURCES = ["core", "builtin_plugins", "contrib", "tests", "benchmarks", "noxfile.py"]
+TYPED = ["core/src", "builtin_plugins", "contrib"]
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check over the whole repository."""
+    session.run("ruff", "check", *SOURCES)
+    session.run("ruff", "format", "--check", *SOURCES)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict over core and every plugin distribution."""
+    session.run("mypy", "--strict", *TYPED)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole test suite, end-to-end tests (real venvs, real pip installs) included."""
+    session.run("pytest", "-n", "2", "--dist", "loadgroup", *session.posargs)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation site, built strictly: a broken link or missing page fails."""
+    session.run("mkdocs", "build", "--strict", "--site-dir", f"{session.create_tmp()}/site")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks; each prints JSON and writes it under benchmarks/results/."""
+    session.run("python", "benchmarks/dispatch.py", *session.posargs)
