@@ -7,6 +7,7 @@ import numpy as np
 from attrs import evolve
 from hypothesis import given
 from hypothesis import strategies as st
+
 from kubesched.api import Node, NodeSpec, ObjectMeta, Pod, PodSpec, Taint, Toleration
 from kubesched.framework import CycleState, NodeInfo, NodeTable
 from kubesched_tainttoleration import TaintToleration
@@ -53,9 +54,11 @@ PLUGIN = TaintToleration(None, None)
 
 @given(pod=pods(), infos=clusters())
 def test_filter_batch_equals_filter(pod: Pod, infos: list[NodeInfo]) -> None:
-    mask = PLUGIN.filter_batch(pod=pod, table=NodeTable(infos))
+    mask = PLUGIN.filter_batch(state=CycleState(), pod=pod, table=NodeTable(infos))
     assert mask.dtype == np.bool_
-    assert mask.tolist() == [PLUGIN.filter(pod=pod, node_info=ni) is None for ni in infos]
+    assert mask.tolist() == [
+        PLUGIN.filter(state=CycleState(), pod=pod, node_info=ni) is None for ni in infos
+    ]
 
 
 @given(pod=pods(), infos=clusters(), data=st.data())
@@ -64,9 +67,9 @@ def test_score_batch_equals_score(pod: Pod, infos: list[NodeInfo], data: st.Data
     rows = np.array(data.draw(st.permutations(with_node)), dtype=np.intp)
     state = CycleState()
     PLUGIN.pre_score(state=state, pod=pod)
-    scores = PLUGIN.score_batch(state=state, table=NodeTable(infos), rows=rows)
+    scores = PLUGIN.score_batch(state=state, pod=pod, table=NodeTable(infos), rows=rows)
     assert scores.dtype == np.int64
-    assert scores.tolist() == [PLUGIN.score(state=state, node_info=infos[i]) for i in rows]
+    assert scores.tolist() == [PLUGIN.score(state=state, pod=pod, node_info=infos[i]) for i in rows]
 
 
 @given(pod=pods(), infos=clusters(), replacement=nodes("replaced"), data=st.data())
@@ -74,19 +77,19 @@ def test_batch_follows_replaced_rows(
     pod: Pod, infos: list[NodeInfo], replacement: Node, data: st.DataObject
 ) -> None:
     table = NodeTable([*infos, NodeInfo(replacement)])
-    PLUGIN.filter_batch(pod=pod, table=table)
+    PLUGIN.filter_batch(state=CycleState(), pod=pod, table=table)
     state = CycleState()
     PLUGIN.pre_score(state=state, pod=pod)
-    PLUGIN.score_batch(state=state, table=table, rows=np.arange(len(table), dtype=np.intp))
+    PLUGIN.score_batch(state=state, pod=pod, table=table, rows=np.arange(len(table), dtype=np.intp))
     row = data.draw(st.integers(min_value=0, max_value=len(table) - 1))
     new_info = NodeInfo(data.draw(nodes("new")))
     table.replace_rows([(row, new_info)])
-    assert PLUGIN.filter_batch(pod=pod, table=table)[row] == (
-        PLUGIN.filter(pod=pod, node_info=new_info) is None
+    assert PLUGIN.filter_batch(state=CycleState(), pod=pod, table=table)[row] == (
+        PLUGIN.filter(state=CycleState(), pod=pod, node_info=new_info) is None
     )
     rows = np.array([row], dtype=np.intp)
-    assert PLUGIN.score_batch(state=state, table=table, rows=rows).tolist() == [
-        PLUGIN.score(state=state, node_info=new_info)
+    assert PLUGIN.score_batch(state=state, pod=pod, table=table, rows=rows).tolist() == [
+        PLUGIN.score(state=state, pod=pod, node_info=new_info)
     ]
 
 
@@ -107,7 +110,7 @@ def test_no_pod_passes_an_untolerated_hard_taint(pod: Pod, node: Node) -> None:
         for t in node.spec.taints
         if t.effect in HARD_EFFECTS and not any(_covers(tol, t) for tol in pod.spec.tolerations)
     ]
-    passes = PLUGIN.filter(pod=pod, node_info=NodeInfo(node)) is None
+    passes = PLUGIN.filter(state=CycleState(), pod=pod, node_info=NodeInfo(node)) is None
     assert passes == (not untolerated)
 
 
@@ -115,6 +118,6 @@ def test_no_pod_passes_an_untolerated_hard_taint(pod: Pod, node: Node) -> None:
 def test_prefer_no_schedule_taints_never_change_filter(pod: Pod, node: Node) -> None:
     hard = [t for t in node.spec.taints if t.effect in HARD_EFFECTS]
     hard_only = evolve(node, spec=evolve(node.spec, taints=hard))
-    assert PLUGIN.filter(pod=pod, node_info=NodeInfo(node)) == PLUGIN.filter(
-        pod=pod, node_info=NodeInfo(hard_only)
-    )
+    state = CycleState()
+    with_all = PLUGIN.filter(state=state, pod=pod, node_info=NodeInfo(node))
+    assert with_all == PLUGIN.filter(state=state, pod=pod, node_info=NodeInfo(hard_only))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from kubesched.api import Node, Pod
-from kubesched.framework import Code, NodeInfo, Status
+from kubesched.framework import Code, CycleState, NodeInfo, Status
 from kubesched.testing import make_node, make_pod
 from kubesched_tainttoleration import TaintToleration
 
@@ -12,7 +13,7 @@ REJECTED = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) had untolerated 
 
 
 def run_filter(pod: Pod, node: Node) -> Status | None:
-    return TaintToleration(None, None).filter(pod=pod, node_info=NodeInfo(node))
+    return TaintToleration(None, None).filter(state=CycleState(), pod=pod, node_info=NodeInfo(node))
 
 
 # (name, pod, node, expected status; None passes)
@@ -116,7 +117,9 @@ def test_filter(pod: Pod, node: Node, expected: Status | None) -> None:
 
 
 def test_filter_without_a_node_is_an_error() -> None:
-    status = TaintToleration(None, None).filter(pod=make_pod("p").obj(), node_info=NodeInfo())
+    status = TaintToleration(None, None).filter(
+        state=CycleState(), pod=make_pod("p").obj(), node_info=NodeInfo()
+    )
     assert status is not None
     assert status.code == Code.ERROR
     assert status.message() == "invalid nodeInfo"

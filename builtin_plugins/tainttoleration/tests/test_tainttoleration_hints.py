@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from kubesched.api import Pod
 from kubesched.framework import ActionType, ClusterEvent, EventResource, QueueingHint
 from kubesched.testing import make_node, make_pod

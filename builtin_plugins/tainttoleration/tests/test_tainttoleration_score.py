@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from kubesched.api import Node, Pod
 from kubesched.framework import Code, CycleState, NodeInfo, NodeScoreList, Status
 from kubesched.testing import make_node, make_pod
@@ -20,7 +21,7 @@ def run_scoring(pod: Pod, nodes: list[Node]) -> dict[str, int]:
     state = CycleState()
     infos = [NodeInfo(n) for n in nodes]
     assert plugin.pre_score(state=state, pod=pod) is None
-    raw = [plugin.score(state=state, node_info=ni) for ni in infos]
+    raw = [plugin.score(state=state, pod=pod, node_info=ni) for ni in infos]
     assert all(isinstance(s, int) for s in raw)
     scores = NodeScoreList([ni.name for ni in infos], np.array(raw, dtype=np.int64))
     assert plugin.normalize_score(scores=scores) is None
@@ -107,15 +108,16 @@ def test_score(pod: Pod, nodes: list[Node], expected: dict[str, int]) -> None:
 def test_raw_score_counts_untolerated_prefer_no_schedule_taints() -> None:
     plugin = TaintToleration(None, None)
     state = CycleState()
-    plugin.pre_score(state=state, pod=make_pod("p").toleration("a", effect=PNS).obj())
+    pod = make_pod("p").toleration("a", effect=PNS).obj()
+    plugin.pre_score(state=state, pod=pod)
     node = make_node("n").taint("a", "", PNS).taint("b", "", PNS).taint("c", "", PNS)
     node = node.taint("d", "", "NoSchedule")
-    assert plugin.score(state=state, node_info=NodeInfo(node.obj())) == 2
+    assert plugin.score(state=state, pod=pod, node_info=NodeInfo(node.obj())) == 2
 
 
 def test_score_without_pre_score_is_an_error() -> None:
     status = TaintToleration(None, None).score(
-        state=CycleState(), node_info=NodeInfo(make_node("n").obj())
+        state=CycleState(), pod=make_pod("p").obj(), node_info=NodeInfo(make_node("n").obj())
     )
     assert isinstance(status, Status)
     assert status.code == Code.ERROR
@@ -125,9 +127,10 @@ def test_score_without_pre_score_is_an_error() -> None:
 def test_pre_score_state_survives_a_cycle_state_clone() -> None:
     plugin = TaintToleration(None, None)
     state = CycleState()
-    plugin.pre_score(state=state, pod=make_pod("p").obj())
+    pod = make_pod("p").obj()
+    plugin.pre_score(state=state, pod=pod)
     node_info = NodeInfo(make_node("n").taint("a", "", PNS).obj())
-    assert plugin.score(state=state.clone(), node_info=node_info) == 1
+    assert plugin.score(state=state.clone(), pod=pod, node_info=node_info) == 1
 
 
 # (reverse, raw scores, normalised scores)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from kubesched.api import Taint, Toleration
 from kubesched_tainttoleration.tolerations import tolerates
 

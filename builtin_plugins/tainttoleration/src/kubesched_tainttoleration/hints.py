@@ -6,7 +6,6 @@ from typing import Any
 
 from kubesched.api import Node, Pod
 from kubesched.framework import QueueingHint
-
 from kubesched_tainttoleration.tolerations import tolerates_hard_taints
 
 

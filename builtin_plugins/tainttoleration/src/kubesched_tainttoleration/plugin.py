@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 from attrs import frozen
+from numpy.typing import NDArray
+
 from kubesched import hookimpl
 from kubesched.api import Pod, Toleration
 from kubesched.errors import PluginError
@@ -22,8 +24,6 @@ from kubesched.framework import (
     NodeTable,
     Status,
 )
-from numpy.typing import NDArray
-
 from kubesched_tainttoleration.hints import (
     schedulable_after_node_change,
     schedulable_after_pod_toleration_change,
@@ -69,7 +69,11 @@ def _invalid_node_info() -> Status:
 
 
 class TaintToleration:
-    """Checks a pod tolerates a node's taints (upstream's TaintToleration)."""
+    """Checks a pod tolerates a node's taints (upstream's TaintToleration).
+
+    The per-node and batch hooks take every hookspec argument, so the runtime
+    calls them without an adapter.
+    """
 
     name = "TaintToleration"
 
@@ -90,7 +94,7 @@ class TaintToleration:
         )
 
     @hookimpl
-    def filter(self, pod: Pod, node_info: NodeInfo) -> Status | None:
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         """Reject a node with a NoSchedule or NoExecute taint no toleration covers."""
         node = node_info.node
         if node is None:
@@ -100,7 +104,7 @@ class TaintToleration:
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_UNTOLERATED)
 
     @hookimpl
-    def filter_batch(self, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
+    def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
         """Filter over every row: one verdict per distinct hard-taint set, spread by id."""
         ids = table.column(HARD_COLUMN, _HARD_SETS.id_of, np.int64)
         verdicts: NDArray[np.bool_] = _HARD_SETS.values_for(tuple(pod.spec.tolerations))[ids]
@@ -114,7 +118,7 @@ class TaintToleration:
         )
 
     @hookimpl
-    def score(self, state: CycleState, node_info: NodeInfo) -> int | Status:
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> int | Status:
         """The number of PreferNoSchedule taints the pod does not tolerate."""
         pre_score = _read_pre_score_state(state)
         if isinstance(pre_score, Status):
@@ -126,7 +130,7 @@ class TaintToleration:
 
     @hookimpl
     def score_batch(
-        self, state: CycleState, table: NodeTable, rows: NDArray[np.intp]
+        self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
     ) -> NDArray[np.int64]:
         """Score for `rows`: one count per distinct PreferNoSchedule set, spread by id."""
         pre_score = _read_pre_score_state(state)

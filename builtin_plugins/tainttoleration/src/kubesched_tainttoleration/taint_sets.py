@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike, NDArray
+
 from kubesched.api import Taint, Toleration
 from kubesched.framework import NodeInfo
-from numpy.typing import DTypeLike, NDArray
 
 NO_NODE = -1
 """The id of a row whose NodeInfo has no node; it maps to the index's `missing` value."""
