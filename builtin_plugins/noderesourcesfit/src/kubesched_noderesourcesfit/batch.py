@@ -17,14 +17,13 @@ from numpy.typing import NDArray
 
 from kubesched_noderesourcesfit.args import (
     LEAST_ALLOCATED,
-    MAX_CUSTOM_PRIORITY_SCORE,
     MAX_UTILIZATION,
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,
     ScoringStrategy,
-    UtilizationShapePoint,
 )
 from kubesched_noderesourcesfit.fit import FitRequest, is_ignored
+from kubesched_noderesourcesfit.scoring import scaled_shape
 
 Int64s = NDArray[np.int64]
 
@@ -78,10 +77,8 @@ def _most_requested(requested: Int64s, capacity: Int64s) -> Int64s:
     return np.minimum(requested, capacity) * MAX_NODE_SCORE // _safe(capacity)
 
 
-def _broken_linear(shape: Sequence[UtilizationShapePoint], p: Int64s) -> Int64s:
-    """The shape's curve at every utilization in `p` (Go truncation on decreasing segments)."""
-    scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
-    points = [(pt.utilization, pt.score * scale) for pt in shape]
+def _broken_linear(points: Sequence[tuple[int, int]], p: Int64s) -> Int64s:
+    """`scoring.broken_linear` at every utilization in `p` (Go truncation on falling segments)."""
     out = np.full(p.shape, points[-1][1], dtype=np.int64)
     done = np.zeros(p.shape, dtype=bool)
     for i, (u, s) in enumerate(points):
@@ -106,6 +103,7 @@ def score_batch(
     total = np.zeros(len(rows), dtype=np.int64)
     weights = np.zeros(len(rows), dtype=np.int64)
     rtcr = strategy.requested_to_capacity_ratio
+    points = scaled_shape(rtcr.shape) if rtcr is not None else []
     for spec, pod_request in zip(strategy.resources, pod_requests_per_resource, strict=True):
         columns = _allocatable_and_requested(table, rows, spec.name, pod_request)
         if columns is None:
@@ -117,9 +115,8 @@ def score_batch(
         elif strategy.type == MOST_ALLOCATED:
             value = _most_requested(req, alloc)
         else:
-            assert rtcr is not None  # guaranteed by validation
             used = np.where(req > alloc, MAX_UTILIZATION, req * MAX_UTILIZATION // _safe(alloc))
-            value = _broken_linear(rtcr.shape, used)
+            value = _broken_linear(points, used)
             counted &= value > 0
         total += np.where(counted, value * spec.weight, 0)
         weights += np.where(counted, spec.weight, 0)

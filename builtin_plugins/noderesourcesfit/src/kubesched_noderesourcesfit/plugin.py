@@ -55,7 +55,10 @@ def _read(state: CycleState, key: str, kind: type[S]) -> S:
 
 
 class NodeResourcesFit:
-    """Checks that the node has room for the pod's requests, and scores how full it would be."""
+    """Checks that the node has room for the pod's requests, and scores how full it would be.
+
+    Hooks take every argument of their hookspec, in order, so the runtime calls them directly.
+    """
 
     name = NAME
     args_type = NodeResourcesFitArgs
@@ -73,11 +76,11 @@ class NodeResourcesFit:
         self._scorer = build_scorer(self._strategy)
 
     @kubesched.hookimpl
-    def pre_filter(self, state: CycleState, pod: Pod) -> None:
+    def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> None:
         state.write(PRE_FILTER_STATE_KEY, compute_fit_request(pod))
 
     @kubesched.hookimpl
-    def filter(self, state: CycleState, node_info: NodeInfo) -> Status | None:
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         try:
             request = _read(state, PRE_FILTER_STATE_KEY, FitRequest)
         except PluginError as err:
@@ -90,12 +93,12 @@ class NodeResourcesFit:
         return Status(code, *(r.reason for r in insufficient))
 
     @kubesched.hookimpl
-    def filter_batch(self, state: CycleState, table: NodeTable) -> NDArray[np.bool_]:
+    def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
         request = _read(state, PRE_FILTER_STATE_KEY, FitRequest)
         return batch.fits_batch(request, table, self._ignored, self._ignored_groups)
 
     @kubesched.hookimpl
-    def pre_score(self, state: CycleState, pod: Pod) -> None:
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> None:
         requests = score_requests(pod, self._strategy.resources)
         state.write(PRE_SCORE_STATE_KEY, ScoreRequests(requests))
 

@@ -86,10 +86,15 @@ def _weighted_mean(
     return score
 
 
-def broken_linear(shape: Sequence[UtilizationShapePoint]) -> Callable[[int], int]:
-    """Upstream's BuildBrokenLinearFunction over the shape scaled to 0..100 scores."""
+def scaled_shape(shape: Sequence[UtilizationShapePoint]) -> list[tuple[int, int]]:
+    """The shape's (utilization, score) points with scores scaled from 0..10 to 0..100."""
     scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
-    points = [(p.utilization, p.score * scale) for p in shape]
+    return [(p.utilization, p.score * scale) for p in shape]
+
+
+def broken_linear(points: Sequence[tuple[int, int]]) -> Callable[[int], int]:
+    """Upstream's BuildBrokenLinearFunction: linear between the (utilization, score) points,
+    flat before the first and after the last."""
 
     def f(p: int) -> int:
         for i, (u, s) in enumerate(points):
@@ -113,7 +118,7 @@ def utilization(requested: int, capacity: int) -> int:
 def _requested_to_capacity_ratio(
     shape: Sequence[UtilizationShapePoint], resources: Sequence[ResourceSpec]
 ) -> Scorer:
-    curve = broken_linear(shape)
+    curve = broken_linear(scaled_shape(shape))
 
     def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
         total = weights = 0
