@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from attrs import define, field
+
 from kubesched.api import Pod
 from kubesched.framework import Code
 from kubesched.testing import make_pod

@@ -7,6 +7,7 @@ from functools import cmp_to_key
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from kubesched.framework import PodInfo, QueuedPodInfo
 from kubesched.testing import make_pod
 from kubesched_prioritysort import PrioritySort

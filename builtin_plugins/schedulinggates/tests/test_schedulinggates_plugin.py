@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from kubesched.api import Pod
 from kubesched.framework import (
     ActionType,
