@@ -547,3 +547,16 @@ def test_args_reach_the_factory(make_framework: Any) -> None:
 
     fw = make_framework({"W": WithArgs}, {"filter": ["W"]}, args={"W": {"k": 1}})
     assert seen == [({"k": 1}, fw)]
+
+
+def test_score_outside_int64_is_an_error(make_framework: Any) -> None:
+    fw = make_framework({"Huge": plugin(score=2**70)}, {"score": ["Huge"]})
+    out = fw.run_score_plugins(CycleState(), POD, table(1), np.arange(1))
+    assert isinstance(out, Status) and out.plugin == "Huge"
+    assert "outside the int64 range" in out.message()
+
+
+def test_float_scores_truncate_like_int(make_framework: Any) -> None:
+    fw = make_framework({"F": plugin(score=99.7)}, {"score": ["F"]})
+    out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
+    assert not isinstance(out, Status) and out.totals.tolist() == [99, 99]

@@ -678,6 +678,8 @@ class Framework:
         masks: dict[int, NDArray[np.bool_]],
         special: set[int],
     ) -> FilterOutcome:
+        if not masks and not special:
+            return self._filter_plain(state, pod, table, order, limit, active)
         feasible: list[int] = []
         statuses: dict[str, Status] = {}
         processed = 0
@@ -718,6 +720,45 @@ class Framework:
         return FilterOutcome(
             rows=np.array(feasible, dtype=np.intp), statuses=statuses, processed=processed
         )
+
+    def _filter_plain(
+        self,
+        state: CycleState,
+        pod: Pod,
+        table: NodeTable,
+        order: NDArray[np.intp],
+        limit: int,
+        active: list[tuple[PluginCall, Any]],
+    ) -> FilterOutcome:
+        """Per-node Filter only (no batch forms, no nominated pods): the tight loop."""
+        fns = [call.fn for call, _batch in active]
+        plugin_of = {id(call.fn): call.plugin for call, _batch in active}
+        rows = order.tolist()
+        nodes = map(table.node_infos.__getitem__, rows)
+        feasible: list[int] = []
+        statuses: dict[str, Status] = {}
+        processed = 0
+        fn: Any = None
+        try:
+            for processed, node_info in enumerate(nodes, 1):
+                for fn in fns:
+                    value = fn(state, pod, node_info)
+                    if value is not None:
+                        status = self._filter_status(plugin_of[id(fn)], value)
+                        if status is not None:
+                            break
+                else:
+                    feasible.append(rows[processed - 1])
+                    if len(feasible) >= limit:
+                        break
+                    continue
+                if not status.is_rejected():
+                    return FilterOutcome(order[:0], statuses, processed, error=status)
+                statuses[node_info.name] = status
+        except Exception as exc:
+            plugin = plugin_of.get(id(fn), "")
+            return FilterOutcome(order[:0], statuses, processed, _raised(plugin, "filter", exc))
+        return FilterOutcome(np.array(feasible, dtype=np.intp), statuses, processed)
 
     # -- PostFilter --------------------------------------------------------------------
 
@@ -792,6 +833,7 @@ class Framework:
         pod: Pod,
         table: NodeTable,
         rows: NDArray[np.intp],
+        nodes: list[NodeInfo],
         call: PluginCall,
     ) -> NDArray[np.int64] | Status:
         batch = self._score_batch.get(call.plugin)
@@ -807,25 +849,29 @@ class Framework:
                     plugin=call.plugin,
                 )
             return scores
-        out = np.empty(len(rows), dtype=np.int64)
-        node_infos = table.node_infos
         fn = call.fn
-        for i, r in enumerate(rows.tolist()):
-            try:
-                value = fn(state, pod, node_infos[r])
-            except Exception as exc:
-                return _raised(call.plugin, "score", exc)
-            if type(value) is int or isinstance(value, np.integer):
-                out[i] = value
-            elif isinstance(value, Status):
+        try:
+            values = [fn(state, pod, node_info) for node_info in nodes]
+        except Exception as exc:
+            return _raised(call.plugin, "score", exc)
+        try:
+            return np.fromiter(values, dtype=np.int64, count=len(values))
+        except (TypeError, ValueError, OverflowError):
+            pass
+        for value in values:
+            if isinstance(value, Status):
                 return value
-            else:
-                return Status.error(
-                    f"plugin {_q(call.plugin)} returned {type(value).__name__} from score, "
-                    "expected an int or a Status",
-                    plugin=call.plugin,
-                )
-        return out
+        bad = next((v for v in values if not isinstance(v, (int, float, np.number))), None)
+        if bad is None:
+            return Status.error(
+                f"plugin {_q(call.plugin)} returned a score outside the int64 range",
+                plugin=call.plugin,
+            )
+        return Status.error(
+            f"plugin {_q(call.plugin)} returned {type(bad).__name__} from score, "
+            "expected an int or a Status",
+            plugin=call.plugin,
+        )
 
     def run_score_plugins(
         self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
@@ -835,9 +881,10 @@ class Framework:
         start = time.perf_counter()
         calls = [c for c in self._score if c.plugin not in state.skip_score_plugins]
         raw: dict[str, NDArray[np.int64]] = {}
+        nodes = list(map(table.node_infos.__getitem__, rows.tolist()))
         for call in calls:
             t0 = time.perf_counter()
-            scores = self._raw_scores(state, pod, table, rows, call)
+            scores = self._raw_scores(state, pod, table, rows, nodes, call)
             if isinstance(scores, Status):
                 error = Status(
                     Code.ERROR,
