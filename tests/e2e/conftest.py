@@ -1,0 +1,81 @@
+"""End-to-end fixtures: a real virtual environment with kubesched installed by pip.
+
+One venv per test session (tests that use it share an xdist group): core and
+every built-in plugin distribution are pip-installed from this checkout, the
+way a user installs them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUILTINS = sorted(
+    p for p in (REPO / "builtin_plugins").iterdir() if (p / "pyproject.toml").exists()
+)
+
+
+class Venv:
+    """A virtual environment and helpers to run pip and kubesched inside it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.bin = root / "bin"
+        self.python = self.bin / "python"
+
+    def run(
+        self, *args: str, env: Mapping[str, str] | None = None, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        full_env = {**os.environ, "PATH": f"{self.bin}{os.pathsep}{os.environ['PATH']}"}
+        full_env.pop("VIRTUAL_ENV", None)
+        full_env.update(env or {})
+        result = subprocess.run(
+            args, capture_output=True, text=True, env=full_env, timeout=600, check=False
+        )
+        if check and result.returncode != 0:
+            raise AssertionError(
+                f"{' '.join(args)} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
+            )
+        return result
+
+    def pip_install(self, *paths: Path | str) -> None:
+        self.run(
+            str(self.python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-build-isolation",
+            *map(str, paths),
+        )
+
+    def pip_uninstall(self, *names: str) -> None:
+        self.run(str(self.python), "-m", "pip", "uninstall", "--yes", "--quiet", *names)
+
+    def kubesched(
+        self, *args: str, env: Mapping[str, str] | None = None, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        return self.run(str(self.bin / "kubesched"), *args, env=env, check=check)
+
+
+def make_venv(root: Path) -> Venv:
+    """A fresh venv with pip, hatchling (to build local distributions) and kubesched."""
+    venv.EnvBuilder(with_pip=True).create(root)
+    env = Venv(root)
+    env.run(str(env.python), "-m", "pip", "install", "--quiet", "hatchling")
+    env.pip_install(REPO / "core", *BUILTINS)
+    return env
+
+
+@pytest.fixture(scope="session")
+def kubesched_venv(tmp_path_factory: pytest.TempPathFactory) -> Venv:
+    """A venv with kubesched-core and every built-in plugin installed by pip."""
+    assert sys.version_info >= (3, 10)
+    return make_venv(tmp_path_factory.mktemp("venv"))
