@@ -1,0 +1,259 @@
+"""The one cattrs converter between Kubernetes JSON and the attrs models of `kubesched.api`.
+
+Field names are camelCase on the wire (`nodeName`, `hostIP`) and snake_case in
+the models; resource lists are quantity strings on the wire ("500m", "1Gi") and
+integers in the models (CPU in millicores); times are RFC 3339 strings. Types
+are checked as strictly as Kubernetes' own decoder checks them (a number is not
+a string, a string is not a list), fields the models do not have are ignored,
+and `null` means "use the default". The first problem found is raised as one
+`InputError` whose `field` is the JSON path (`spec.containers[0].resources.requests.cpu`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta, timezone
+from typing import Any, TypeVar, get_origin
+
+import attrs
+from cattrs import ClassValidationError, Converter, IterableValidationError
+from cattrs.cols import list_structure_factory, mapping_structure_factory
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from kubesched.api.quantity import format_quantity, parse_quantity
+from kubesched.api.resources import ResourceList, is_milli_resource
+from kubesched.errors import InputError
+
+T = TypeVar("T")
+
+_ACRONYM_NAMES = {
+    "host_ip": "hostIP",
+    "host_ips": "hostIPs",
+    "pod_ip": "podIP",
+    "pod_ips": "podIPs",
+}
+"""Fields whose Kubernetes name is not the plain camelCase of the attribute."""
+
+_RFC3339 = re.compile(
+    r"(?P<date>\d{4}-\d{2}-\d{2})[Tt](?P<time>\d{2}:\d{2}:\d{2})(?:\.(?P<fraction>\d+))?"
+    r"(?P<offset>[Zz]|[+-]\d{2}:\d{2})"
+)
+
+
+def json_name(attribute: str) -> str:
+    """The Kubernetes JSON name of a model attribute: `node_name` -> `nodeName`."""
+    if attribute in _ACRONYM_NAMES:
+        return _ACRONYM_NAMES[attribute]
+    head, *rest = attribute.split("_")
+    return head + "".join(word.capitalize() for word in rest)
+
+
+_JSON_KINDS: dict[type, str] = {
+    str: "a string",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    list: "a list",
+    dict: "an object",
+}
+
+
+def _describe(value: object) -> str:
+    """What a wrong value is, in JSON terms: `got a number (5)`."""
+    return f"got {_JSON_KINDS.get(type(value), type(value).__name__)} ({value!r})"
+
+
+def _strict(expected: type, label: str) -> Callable[[Any, Any], Any]:
+    """A hook that accepts exactly `expected` (no bool for int, no number for str)."""
+
+    def check(value: Any, _: Any) -> Any:
+        if type(value) is not expected:
+            raise TypeError(f"expected {label}, {_describe(value)}")
+        return value
+
+    return check
+
+
+def _structure_int_or_string(value: Any, _: Any) -> int | str | None:
+    """An IntOrString field (`minAvailable: 1` or `minAvailable: "50%"`)."""
+    if value is None or type(value) in (int, str):
+        return value  # type: ignore[no-any-return]
+    raise TypeError(f"expected a number or a string, {_describe(value)}")
+
+
+def _structure_resource_list(value: Any, _: Any) -> ResourceList:
+    """Parse every amount; a bad one raises an InputError whose field is its resource name."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected an object of resource quantities, {_describe(value)}")
+    amounts: ResourceList = {}
+    for name, amount in value.items():
+        if not isinstance(name, str):
+            raise InputError(f"expected a resource name, {_describe(name)}", field=str(name))
+        text = amount.strip() if isinstance(amount, str) else amount  # as UnmarshalJSON trims
+        try:
+            amounts[name] = parse_quantity(text, milli=is_milli_resource(name))
+        except InputError as exc:
+            raise type(exc)(exc.message, field=name) from None
+    return amounts
+
+
+def _unstructure_resource_list(amounts: ResourceList) -> dict[str, str]:
+    return {name: format_quantity(v, milli=is_milli_resource(name)) for name, v in amounts.items()}
+
+
+def _structure_time(value: Any, _: Any) -> datetime:
+    matched = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if matched is None:
+        raise ValueError(f"expected an RFC 3339 time like 2024-05-01T10:00:00Z, {_describe(value)}")
+    micros = (matched["fraction"] or "").ljust(6, "0")[:6]
+    offset = matched["offset"].upper()
+    if offset == "Z":
+        zone = timezone.utc
+    else:
+        hours, minutes = int(offset[1:3]), int(offset[4:6])
+        delta = timedelta(hours=hours, minutes=minutes)
+        zone = timezone(delta if offset[0] == "+" else -delta)
+    try:
+        local = datetime.fromisoformat(f"{matched['date']}T{matched['time']}.{micros}")
+    except ValueError as exc:
+        raise ValueError(f"invalid time {value!r}: {exc}") from None
+    return local.replace(tzinfo=zone).astimezone(timezone.utc)
+
+
+def _unstructure_time(when: datetime) -> str:
+    """UTC, second precision as metav1.Time prints it (microseconds only when present)."""
+    utc = when.astimezone(timezone.utc) if when.tzinfo else when
+    pattern = "%Y-%m-%dT%H:%M:%S.%fZ" if utc.microsecond else "%Y-%m-%dT%H:%M:%SZ"
+    return utc.strftime(pattern)
+
+
+def _checked_list(tp: Any, converter: Converter) -> Callable[[Any, Any], Any]:
+    inner = list_structure_factory(tp, converter)
+
+    def structure(value: Any, target: Any) -> Any:
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, {_describe(value)}")
+        return inner(value, target)
+
+    return structure
+
+
+def _checked_mapping(tp: Any, converter: Converter) -> Callable[[Any, Any], Any]:
+    inner = mapping_structure_factory(tp, converter)
+
+    def structure(value: Any, target: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise TypeError(f"expected an object, {_describe(value)}")
+        return inner(value, target)
+
+    return structure
+
+
+def _renames(cls: type) -> dict[str, Any]:
+    return {a.name: override(rename=json_name(a.name)) for a in attrs.fields(cls)}
+
+
+def _object_structure(cls: type, converter: Converter) -> Callable[[Any, Any], Any]:
+    """Structure an attrs model from a JSON object; `null` fields take their defaults."""
+    inner: Callable[[Mapping[str, Any], Any], Any] = make_dict_structure_fn(
+        cls, converter, **_renames(cls)
+    )
+
+    def structure(value: Any, target: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise TypeError(f"expected an object, {_describe(value)}")
+        return inner({k: v for k, v in value.items() if v is not None}, target)
+
+    return structure
+
+
+def _object_unstructure(cls: type, converter: Converter) -> Callable[[Any], dict[str, Any]]:
+    return make_dict_unstructure_fn(cls, converter, _cattrs_omit_if_default=True, **_renames(cls))
+
+
+def _is_resource_list(tp: Any) -> bool:
+    return bool(tp == ResourceList)
+
+
+def _is_int_or_string(tp: Any) -> bool:
+    return bool(tp == (int | str | None))
+
+
+def _is_list(tp: Any) -> bool:
+    return get_origin(tp) is list
+
+
+def _is_dict(tp: Any) -> bool:
+    return get_origin(tp) is dict
+
+
+def _build() -> Converter:
+    converter = Converter(detailed_validation=True)
+    converter.register_structure_hook(str, _strict(str, "a string"))
+    converter.register_structure_hook(int, _strict(int, "an integer"))
+    converter.register_structure_hook(bool, _strict(bool, "a boolean"))
+    converter.register_structure_hook(datetime, _structure_time)
+    converter.register_unstructure_hook(datetime, _unstructure_time)
+    converter.register_structure_hook_factory(_is_list, _checked_list)
+    converter.register_structure_hook_factory(_is_dict, _checked_mapping)
+    converter.register_structure_hook_func(_is_resource_list, _structure_resource_list)
+    converter.register_unstructure_hook_func(_is_resource_list, _unstructure_resource_list)
+    converter.register_structure_hook_func(_is_int_or_string, _structure_int_or_string)
+    converter.register_structure_hook_factory(attrs.has, _object_structure)
+    converter.register_unstructure_hook_factory(attrs.has, _object_unstructure)
+    return converter
+
+
+CONVERTER = _build()
+"""The converter itself, for callers that need cattrs directly (e.g. plugin args)."""
+
+
+def _first_problem(exc: BaseException, path: str) -> tuple[str, BaseException]:
+    """Walk cattrs' validation errors down to the first leaf: (JSON path, leaf error)."""
+    if isinstance(exc, ClassValidationError):
+        in_fields, elsewhere = exc.group_exceptions()
+        if in_fields:
+            sub, field_note = in_fields[0]
+            return _first_problem(sub, f"{path}.{json_name(field_note.name)}")
+        return _first_problem(elsewhere[0], path)
+    if isinstance(exc, IterableValidationError):
+        in_items, elsewhere = exc.group_exceptions()
+        if in_items:
+            sub, item_note = in_items[0]
+            index = item_note.index
+            step = f"[{index}]" if isinstance(index, int) else f".{index}"
+            return _first_problem(sub, path + step)
+        return _first_problem(elsewhere[0], path)
+    if isinstance(exc, InputError) and exc.field:
+        return f"{path}.{exc.field}", exc
+    return path, exc
+
+
+def _as_input_error(leaf: BaseException, path: str) -> InputError:
+    field = path.lstrip(".") or None
+    if isinstance(leaf, InputError):
+        return type(leaf)(leaf.message, field=field)
+    if isinstance(leaf, KeyError):
+        return InputError("required field missing", field=field)
+    return InputError(str(leaf), field=field)
+
+
+def structure(data: Mapping[str, Any], cls: type[T]) -> T:
+    """Build a model object from Kubernetes JSON (as loaded from YAML or JSON).
+
+    Raises `InputError` (`QuantityError` for a bad quantity) for the first problem.
+    """
+    try:
+        return CONVERTER.structure(data, cls)
+    except Exception as exc:  # every failure, whatever cattrs raised, becomes one InputError
+        path, leaf = _first_problem(exc, "")
+        raise _as_input_error(leaf, path) from None
+
+
+def unstructure(obj: object) -> dict[str, Any]:
+    """Kubernetes JSON for a model object, omitting fields equal to their defaults."""
+    data = CONVERTER.unstructure(obj)
+    if not isinstance(data, dict):
+        raise TypeError(f"not a kubesched.api object: {obj!r}")
+    return data
