@@ -10,6 +10,8 @@ so nox creates no virtualenvs of its own.
 
 from __future__ import annotations
 
+from glob import glob
+
 import nox
 
 nox.options.default_venv_backend = "none"
@@ -17,7 +19,7 @@ nox.options.sessions = ["lint", "typecheck", "tests", "docs"]
 nox.options.error_on_missing_interpreters = True
 
 SOURCES = ["core", "builtin_plugins", "contrib", "tests", "benchmarks", "noxfile.py"]
-TYPED = ["core/src", "builtin_plugins", "contrib"]
+TYPED = ["core/src", *sorted(glob("builtin_plugins/*/src")), *sorted(glob("contrib/*/src"))]
 
 
 @nox.session
@@ -29,7 +31,7 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict over core and every plugin distribution."""
+    """mypy --strict over the sources of core and every plugin distribution."""
     session.run("mypy", "--strict", *TYPED)
 
 
