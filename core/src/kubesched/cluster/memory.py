@@ -1,0 +1,174 @@
+"""The in-memory cluster: the embedded backend `simulate` and the tests run against.
+
+It holds nodes, pods, PodDisruptionBudgets and PriorityClasses, plays the API
+server's part (priority admission, binding, deletion, status patches) and
+tells its listeners what changed, as the cluster events plugins register for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from attrs import evolve, frozen
+
+from kubesched.api import Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
+from kubesched.cluster.admission import admit_priority, priority_classes_by_name
+from kubesched.cluster.changes import (
+    ASSIGNED_POD_ADD,
+    ASSIGNED_POD_DELETE,
+    NODE_ADD,
+    NODE_DELETE,
+    UNSCHEDULED_POD_ADD,
+    UNSCHEDULED_POD_DELETE,
+    node_changes,
+    pod_changes,
+)
+from kubesched.errors import InputError, KubeschedError
+from kubesched.framework.events import ClusterEvent
+
+
+class ClusterError(KubeschedError):
+    """A request the API server would refuse (missing object, conflicting binding)."""
+
+
+@frozen
+class Change:
+    """What happened to one object: the events it amounts to, and the object before and after."""
+
+    events: tuple[ClusterEvent, ...]
+    old: Any
+    new: Any
+
+
+Listener = Callable[[Change], None]
+
+
+class InMemoryCluster:
+    """Nodes and pods in memory; implements the scheduler's `ClusterClient`."""
+
+    def __init__(
+        self,
+        *,
+        nodes: Iterable[Node] = (),
+        pods: Iterable[Pod] = (),
+        pod_disruption_budgets: Iterable[PodDisruptionBudget] = (),
+        priority_classes: Iterable[PriorityClass] = (),
+    ) -> None:
+        self._priority_classes = priority_classes_by_name(priority_classes)
+        self._pdbs = list(pod_disruption_budgets)
+        self._nodes: dict[str, Node] = {}
+        self._pods: dict[str, Pod] = {}
+        self._listeners: list[Listener] = []
+        for node in nodes:
+            self.add_node(node)
+        for pod in pods:
+            self.add_pod(pod)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def nodes(self) -> list[Node]:
+        return list(self._nodes.values())
+
+    def pods(self) -> list[Pod]:
+        """Every pod, in the order they were added."""
+        return list(self._pods.values())
+
+    def get_node(self, name: str) -> Node | None:
+        return self._nodes.get(name)
+
+    def get_pod(self, uid: str) -> Pod | None:
+        return self._pods.get(uid)
+
+    def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
+        return self._pdbs
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call `listener` with every change from now on."""
+        self._listeners.append(listener)
+
+    def _emit(self, events: Iterable[ClusterEvent], old: Any, new: Any) -> None:
+        change = Change(tuple(events), old, new)
+        for listener in self._listeners:
+            listener(change)
+
+    # -- nodes ---------------------------------------------------------------------------
+
+    def add_node(self, node: Node) -> None:
+        if node.name in self._nodes:
+            raise ClusterError(f'nodes "{node.name}" already exists')
+        self._nodes[node.name] = node
+        self._emit([NODE_ADD], None, node)
+
+    def update_node(self, node: Node) -> None:
+        old = self._require_node(node.name)
+        self._nodes[node.name] = node
+        self._emit(node_changes(old, node), old, node)
+
+    def delete_node(self, name: str) -> None:
+        old = self._require_node(name)
+        del self._nodes[name]
+        self._emit([NODE_DELETE], old, None)
+
+    def _require_node(self, name: str) -> Node:
+        node = self._nodes.get(name)
+        if node is None:
+            raise ClusterError(f'nodes "{name}" not found')
+        return node
+
+    # -- pods ----------------------------------------------------------------------------
+
+    def add_pod(self, pod: Pod) -> Pod:
+        """Create a pod (priority admission applied); returns it as stored."""
+        if pod.uid in self._pods:
+            raise InputError(f"pod uid {pod.uid} is already used", obj=f"Pod {pod.key}")
+        pod = admit_priority(pod, self._priority_classes)
+        self._pods[pod.uid] = pod
+        self._emit([ASSIGNED_POD_ADD if pod.spec.node_name else UNSCHEDULED_POD_ADD], None, pod)
+        return pod
+
+    def _require_pod(self, pod: Pod) -> Pod:
+        live = self._pods.get(pod.uid)
+        if live is None:
+            raise ClusterError(f'pods "{pod.metadata.name}" not found')
+        return live
+
+    def bind(self, pod: Pod, node_name: str) -> None:
+        """Set `spec.nodeName` (the Binding subresource)."""
+        live = self._require_pod(pod)
+        if live.spec.node_name:
+            raise ClusterError(
+                f'pod {live.key} is already assigned to node "{live.spec.node_name}"'
+            )
+        bound = evolve(live, spec=evolve(live.spec, node_name=node_name))
+        self._pods[pod.uid] = bound
+        self._emit([ASSIGNED_POD_ADD], live, bound)
+
+    def delete_pod(self, pod: Pod, reason: str = "") -> None:
+        """Delete the pod (a preemption victim, usually)."""
+        live = self._require_pod(pod)
+        del self._pods[pod.uid]
+        deleted = ASSIGNED_POD_DELETE if live.spec.node_name else UNSCHEDULED_POD_DELETE
+        self._emit([deleted], live, None)
+
+    def update_pod_status(
+        self,
+        pod: Pod,
+        *,
+        condition: PodCondition | None = None,
+        nominated_node_name: str | None = None,
+    ) -> Pod:
+        """Patch a condition (replacing one of the same type) and/or `status.nominatedNodeName`."""
+        live = self._require_pod(pod)
+        status = live.status
+        if condition is not None:
+            others = [c for c in status.conditions if c.type != condition.type]
+            status = evolve(status, conditions=[*others, condition])
+        if nominated_node_name is not None:
+            status = evolve(status, nominated_node_name=nominated_node_name)
+        if status == live.status:
+            return live
+        updated = evolve(live, status=status)
+        self._pods[pod.uid] = updated
+        self._emit(pod_changes(live, updated), live, updated)
+        return updated

@@ -1,0 +1,1 @@
+"""The scheduler loop: queue, cache and snapshot, nominator, schedule-one, binding, metrics."""

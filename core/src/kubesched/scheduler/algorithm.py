@@ -1,0 +1,188 @@
+"""Finding a node for one pod: PreFilter, Filter, Score, selection (upstream's schedulePod).
+
+Filtering visits nodes from where the previous pod stopped and stops once
+`num_feasible_nodes_to_find` nodes pass; a pod nominated to a node tries that
+node alone first; one feasible node is taken without scoring; the highest
+total score wins, ties broken at random by the scheduler's seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+
+import numpy as np
+from attrs import define, field
+from numpy.typing import NDArray
+
+from kubesched.api import Pod
+from kubesched.framework.cycle_state import CycleState
+from kubesched.framework.diagnosis import Diagnosis, FitError
+from kubesched.framework.runtime import FilterOutcome, Framework, ScoreOutcome
+from kubesched.framework.status import Code, Status
+from kubesched.scheduler.snapshot import Snapshot
+
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+
+
+def num_feasible_nodes_to_find(percentage: int, num_all_nodes: int) -> int:
+    """How many feasible nodes are enough (upstream's numFeasibleNodesToFind).
+
+    `percentage` 0 is adaptive: 50 % minus 1 % per 125 nodes, at least 5 %.
+    """
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all_nodes
+    if percentage == 0:
+        percentage = max(50 - num_all_nodes // 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+    return max(num_all_nodes * percentage // 100, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+class NodeStatusView(Mapping[str, Status]):
+    """Every snapshot node's Filter status: recorded ones, the absent-node status for the rest
+    (upstream's NodeToStatus, as PostFilter reads it)."""
+
+    def __init__(self, snapshot: Snapshot, diagnosis: Diagnosis) -> None:
+        self._snapshot = snapshot
+        self._diagnosis = diagnosis
+
+    def __getitem__(self, name: str) -> Status:
+        status = self._diagnosis.node_to_status.get(name)
+        if status is not None:
+            return status
+        if self._snapshot.get(name) is None:
+            raise KeyError(name)
+        return self._diagnosis.absent_nodes_status
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._snapshot.node_table.names)
+
+    def __len__(self) -> int:
+        return self._snapshot.num_nodes
+
+
+@define
+class ScheduleResult:
+    """The chosen node, how many nodes were looked at and passed, and what Filter and Score
+    said about each (for explanations)."""
+
+    host: str
+    evaluated: int
+    feasible: int
+    filter_statuses: dict[str, Status] = field(factory=dict)
+    feasible_names: list[str] = field(factory=list)
+    scores: ScoreOutcome | None = None
+
+
+class ScheduleError(Exception):
+    """The cycle failed with an error (not a rejection); `status` is the Error status."""
+
+    def __init__(self, status: Status) -> None:
+        self.status = status
+        super().__init__(status.message())
+
+
+@define
+class Algorithm:
+    """Upstream's schedulePod for one scheduler: the round-robin start index lives here."""
+
+    rng: random.Random
+    percentage_of_nodes_to_score: int = 0
+    next_start_node_index: int = 0
+
+    def schedule_pod(
+        self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot
+    ) -> ScheduleResult:
+        """The node for `pod`; raises FitError when none fits, ScheduleError on errors."""
+        num_nodes = snapshot.num_nodes
+        if num_nodes == 0:
+            raise ScheduleError(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_NODES_AVAILABLE))
+        diagnosis = Diagnosis()
+        outcome, names = self._find_nodes_that_fit(fw, state, pod, snapshot, diagnosis)
+        if not names:
+            raise FitError(pod, num_nodes, diagnosis)
+        statuses = diagnosis.node_to_status
+        if len(names) == 1:
+            return ScheduleResult(names[0], 1 + len(statuses), 1, statuses, names)
+        rows = outcome.rows
+        scores = self._prioritize(fw, state, pod, snapshot, rows)
+        totals = scores.totals if scores is not None else np.ones(len(rows), dtype=np.int64)
+        best = np.flatnonzero(totals == totals.max())
+        host = names[int(best[self.rng.randrange(len(best))])]
+        return ScheduleResult(host, len(names) + len(statuses), len(names), statuses, names, scores)
+
+    def _find_nodes_that_fit(
+        self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot, diagnosis: Diagnosis
+    ) -> tuple[FilterOutcome, list[str]]:
+        table = snapshot.node_table
+        pre_result, status, narrowing = fw.run_pre_filter_plugins(state, pod, snapshot.node_infos())
+        diagnosis.unschedulable_plugins = set(narrowing)
+        if status is not None and not status.is_success():
+            if not status.is_rejected():
+                raise ScheduleError(status)
+            diagnosis.absent_nodes_status = status
+            diagnosis.pre_filter_msg = status.message()
+            diagnosis.add_plugin_status(status)
+            return FilterOutcome(rows=np.empty(0, dtype=np.intp)), []
+        nominated = pod.status.nominated_node_name
+        if nominated and nominated in table.index:
+            rows = np.array([table.index[nominated]], dtype=np.intp)
+            outcome = self._filter(fw, state, pod, snapshot, rows, 0, 1, diagnosis)
+            if outcome.error is None and len(outcome.rows):
+                return outcome, [nominated]
+        rows = fw.candidate_rows(table, pre_result)
+        if pre_result is not None and pre_result.node_names is not None:
+            plugins = " ".join(sorted(narrowing))
+            diagnosis.absent_nodes_status = Status(
+                Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"node(s) didn't satisfy plugin(s) [{plugins}]"
+            )
+        pct = fw.percentage_of_nodes_to_score
+        to_find = num_feasible_nodes_to_find(
+            self.percentage_of_nodes_to_score if pct is None else pct, len(rows)
+        )
+        if not fw.has_score_plugins():
+            to_find = 1
+        outcome = self._filter(
+            fw, state, pod, snapshot, rows, self.next_start_node_index, to_find, diagnosis
+        )
+        processed = len(outcome.rows) + len(diagnosis.node_to_status)
+        self.next_start_node_index = (self.next_start_node_index + processed) % snapshot.num_nodes
+        if outcome.error is not None:
+            raise ScheduleError(outcome.error)
+        return outcome, [table.names[r] for r in outcome.rows.tolist()]
+
+    @staticmethod
+    def _filter(
+        fw: Framework,
+        state: CycleState,
+        pod: Pod,
+        snapshot: Snapshot,
+        rows: NDArray[np.intp],
+        start: int,
+        to_find: int,
+        diagnosis: Diagnosis,
+    ) -> FilterOutcome:
+        outcome = fw.find_feasible_nodes(
+            state, pod, snapshot.node_table, rows=rows, start=start, num_to_find=to_find
+        )
+        for name, status in outcome.statuses.items():
+            diagnosis.node_to_status[name] = status
+            diagnosis.add_plugin_status(status)
+        return outcome
+
+    @staticmethod
+    def _prioritize(
+        fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot, rows: NDArray[np.intp]
+    ) -> ScoreOutcome | None:
+        """Scores of the feasible rows; None when the profile has no Score plugin (all 1)."""
+        if not fw.has_score_plugins():
+            return None
+        node_infos = snapshot.node_table.node_infos
+        status = fw.run_pre_score_plugins(state, pod, [node_infos[r] for r in rows.tolist()])
+        if status is not None and not status.is_success():
+            raise ScheduleError(status)
+        scores = fw.run_score_plugins(state, pod, snapshot.node_table, rows)
+        if isinstance(scores, Status):
+            raise ScheduleError(scores)
+        return scores

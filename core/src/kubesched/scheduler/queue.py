@@ -1,0 +1,555 @@
+"""The scheduling queue (upstream's PriorityQueue): activeQ, backoffQ and unschedulable pods.
+
+- activeQ: pods ready to be tried, ordered by the profile's QueueSort.
+- backoffQ: pods waiting out a backoff (1 s doubling up to 10 s by default)
+  before they may go back to activeQ; pods rejected by plugins and pods that
+  failed with an error wait in two separate heaps. When activeQ is empty the
+  scheduler may take a rejected pod from backoffQ early (SchedulerPopFromBackoffQ).
+- unschedulable pods: rejected pods parked until a cluster event that one of
+  their rejecting plugins registered, and whose queueing hint says Queue,
+  moves them; or until they have waited 5 minutes. Pods a PreEnqueue plugin
+  gates wait here too.
+
+Events that happen while a pod is being scheduled ("in flight") are kept, so
+a pod that fails after an event that would have moved it is requeued at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from attrs import frozen
+
+from kubesched.api import Pod
+from kubesched.cluster.changes import UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE, event_label
+from kubesched.framework.events import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    EventResource,
+    QueueingHint,
+)
+from kubesched.framework.interface import Clock
+from kubesched.framework.status import Status
+from kubesched.framework.types import PodInfo, QueuedPodInfo
+from kubesched.scheduler.heap import KeyedHeap
+from kubesched.scheduler.metrics import SchedulerMetrics
+from kubesched.scheduler.nominator import Nominator
+
+DEFAULT_POD_INITIAL_BACKOFF = 1.0
+DEFAULT_POD_MAX_BACKOFF = 10.0
+DEFAULT_MAX_IN_UNSCHEDULABLE = 5 * 60.0
+"""Upstream's DefaultPodMaxInUnschedulablePodsDuration."""
+UNSCHEDULABLE_FLUSH_PERIOD = 30.0
+"""How often upstream looks for pods that sat in unschedulablePods too long."""
+BACKOFF_ORDERING_WINDOW = 1.0
+"""Backoff expiries are aligned to whole seconds (KEP-5142)."""
+
+SCHEDULE_ATTEMPT_FAILURE = "ScheduleAttemptFailure"
+BACKOFF_COMPLETE = "BackoffComplete"
+POP_FROM_BACKOFF_Q = "PopFromBackoffQ"
+FORCE_ACTIVATE = "ForceActivate"
+UNSCHEDULABLE_TIMEOUT = "UnschedulableTimeout"
+
+EVENT_UNSCHEDULABLE_TIMEOUT = ClusterEvent(
+    EventResource.WILDCARD, ActionType.ALL, UNSCHEDULABLE_TIMEOUT
+)
+EVENT_FORCE_ACTIVATE = ClusterEvent(EventResource.WILDCARD, ActionType.ALL, FORCE_ACTIVATE)
+
+ACTIVE_Q = "active"
+BACKOFF_Q = "backoff"
+UNSCHEDULABLE_Q = "unschedulable"
+GATED_Q = "gated"
+
+_SKIP, _AFTER_BACKOFF, _IMMEDIATELY = 0, 1, 2
+"""Queueing strategies: stay, requeue after backoff, requeue to activeQ now."""
+
+
+class QueueProfile(Protocol):
+    """What the queue needs of a profile's framework."""
+
+    def run_pre_enqueue_plugins(self, pod: Pod) -> Status | None: ...
+
+    def events_to_register(self) -> dict[str, list[ClusterEventWithHint]]: ...
+
+
+class QueueEntry(QueuedPodInfo):
+    """A QueuedPodInfo plus the queue's own bookkeeping.
+
+    `order` increases with every timestamp the queue hands out, so pods stamped
+    at the same instant (a simulated clock stands still) keep arrival order.
+    """
+
+    __slots__ = ("backoff_expiration", "order", "unschedulable_count")
+
+    def __init__(self, pod_info: PodInfo, timestamp: float, order: int) -> None:
+        super().__init__(pod_info, timestamp)
+        self.order = order
+        self.unschedulable_count = 0
+        self.backoff_expiration: float | None = None
+
+    @property
+    def uid(self) -> str:
+        return self.pod_info.pod.metadata.uid
+
+    def set_gating_plugin(self, plugin: str) -> None:
+        self.gating_plugin = plugin
+        self.gated = bool(plugin)
+
+
+@frozen
+class _Registration:
+    event: ClusterEvent
+    plugin: str
+    hint: Callable[[Pod, Any, Any], QueueingHint] | None
+
+
+@frozen
+class _InFlightEvent:
+    seq: int
+    event: ClusterEvent
+    old: Any
+    new: Any
+
+
+def _uid(entry: QueueEntry) -> str:
+    return entry.pod_info.pod.metadata.uid
+
+
+def align_to_window(t: float) -> float:
+    """The start of the backoff ordering window `t` falls in."""
+    return math.floor(t / BACKOFF_ORDERING_WINDOW) * BACKOFF_ORDERING_WINDOW
+
+
+class SchedulingQueue:
+    """Upstream's PriorityQueue, with queueing hints and PopFromBackoffQ on (their defaults)."""
+
+    def __init__(
+        self,
+        *,
+        clock: Clock,
+        less: Callable[[QueuedPodInfo, QueuedPodInfo], bool],
+        profiles: Mapping[str, QueueProfile],
+        nominator: Nominator,
+        metrics: SchedulerMetrics | None = None,
+        initial_backoff: float = DEFAULT_POD_INITIAL_BACKOFF,
+        max_backoff: float = DEFAULT_POD_MAX_BACKOFF,
+        max_in_unschedulable: float = DEFAULT_MAX_IN_UNSCHEDULABLE,
+    ) -> None:
+        self._clock = clock
+        self._less = less
+        self._profiles = profiles
+        self.nominator = nominator
+        self._metrics = metrics
+        self._initial_backoff = initial_backoff
+        self._max_backoff = max_backoff
+        self._max_in_unschedulable = max_in_unschedulable
+        self._active: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_active)
+        self._backoff: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_backoff_with_priority)
+        self._error_backoff: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_backoff)
+        self._unschedulable: dict[str, QueueEntry] = {}
+        self._registrations: dict[str, list[_Registration]] = {
+            name: [
+                _Registration(ev.event, plugin, ev.hint)
+                for plugin, events in fw.events_to_register().items()
+                for ev in events
+            ]
+            for name, fw in profiles.items()
+        }
+        self._in_flight: dict[str, int] = {}
+        self._in_flight_events: deque[_InFlightEvent] = deque()
+        self._seq = 0
+        self._order = 0
+        self.scheduling_cycle = 0
+        self._interest: dict[ClusterEvent, bool] = {}
+
+    # -- sizes and views -----------------------------------------------------------------
+
+    def pending_counts(self) -> dict[str, int]:
+        """Pods per queue, as scheduler_pending_pods labels them."""
+        gated = sum(1 for e in self._unschedulable.values() if e.gated)
+        return {
+            ACTIVE_Q: len(self._active),
+            BACKOFF_Q: len(self._backoff) + len(self._error_backoff),
+            UNSCHEDULABLE_Q: len(self._unschedulable) - gated,
+            GATED_Q: gated,
+        }
+
+    def unschedulable_entries(self) -> list[QueueEntry]:
+        return list(self._unschedulable.values())
+
+    def in_flight(self) -> int:
+        return len(self._in_flight)
+
+    def get(self, pod: Pod) -> QueueEntry | None:
+        """The pod's entry in any of the three structures."""
+        uid = pod.uid
+        return (
+            self._active.get(uid)
+            or self._backoff.get(uid)
+            or self._error_backoff.get(uid)
+            or self._unschedulable.get(uid)
+        )
+
+    def error_backoff_entries(self) -> list[QueueEntry]:
+        return list(self._error_backoff)
+
+    def _stamp(self) -> tuple[float, int]:
+        """A queue timestamp and its arrival order."""
+        self._order += 1
+        return self._clock.now(), self._order
+
+    def _new_entry(self, pod: Pod) -> QueueEntry:
+        now, order = self._stamp()
+        return QueueEntry(PodInfo(pod), now, order)
+
+    def _less_active(self, a: QueueEntry, b: QueueEntry) -> bool:
+        """QueueSort, ties (neither before the other) in arrival order."""
+        if self._less(a, b):
+            return True
+        return not self._less(b, a) and a.order < b.order
+
+    # -- backoff -------------------------------------------------------------------------
+
+    def backoff_duration(self, count: int) -> float:
+        """`initial · 2^(count-1)`, capped at the maximum; 0 before any failure."""
+        if count == 0:
+            return 0.0
+        return min(self._initial_backoff * 2.0 ** (count - 1), self._max_backoff)
+
+    def backoff_expiry(self, entry: QueueEntry) -> float | None:
+        """When the pod's backoff ends (aligned to its window); None before any failure."""
+        count = entry.unschedulable_count
+        if entry.consecutive_errors_count > 0:
+            count = entry.consecutive_errors_count
+        if count == 0:
+            return None
+        if entry.backoff_expiration is None:
+            expiry = entry.timestamp + self.backoff_duration(count)
+            entry.backoff_expiration = align_to_window(expiry)
+        return entry.backoff_expiration
+
+    def is_backing_off(self, entry: QueueEntry) -> bool:
+        expiry = self.backoff_expiry(entry)
+        return expiry is not None and expiry >= align_to_window(self._clock.now())
+
+    def _less_backoff(self, a: QueueEntry, b: QueueEntry) -> bool:
+        return (self.backoff_expiry(a) or 0.0) < (self.backoff_expiry(b) or 0.0)
+
+    def _less_backoff_with_priority(self, a: QueueEntry, b: QueueEntry) -> bool:
+        ta, tb = self.backoff_expiry(a) or 0.0, self.backoff_expiry(b) or 0.0
+        if ta != tb:
+            return ta < tb
+        return self._less_active(a, b)
+
+    # -- PreEnqueue ------------------------------------------------------------------------
+
+    def _run_pre_enqueue(self, entry: QueueEntry) -> None:
+        profile = self._profiles.get(entry.pod.spec.scheduler_name)
+        status = None if profile is None else profile.run_pre_enqueue_plugins(entry.pod)
+        if status is None or status.is_success():
+            entry.set_gating_plugin("")
+            return
+        if status.plugin not in entry.unschedulable_plugins:
+            entry.unschedulable_plugins.add(status.plugin)
+            if self._metrics is not None:
+                self._metrics.add_unschedulable(status.plugin, entry.pod.spec.scheduler_name, 1)
+        entry.set_gating_plugin(status.plugin)
+
+    def gating_status(self, pod: Pod) -> Status | None:
+        """Why the pod is gated, asking its PreEnqueue plugins again (None: not gated)."""
+        profile = self._profiles.get(pod.spec.scheduler_name)
+        return None if profile is None else profile.run_pre_enqueue_plugins(pod)
+
+    # -- moving between structures ---------------------------------------------------------
+
+    def _incoming(self, queue: str, event: str) -> None:
+        if self._metrics is not None:
+            self._metrics.inc_queue_incoming(queue, event)
+
+    def _to_unschedulable(self, entry: QueueEntry, event: str) -> None:
+        self._unschedulable[entry.uid] = entry
+        self._incoming(UNSCHEDULABLE_Q if not entry.gated else GATED_Q, event)
+
+    def _move_to_active(self, entry: QueueEntry, event: str, from_backoff: bool = False) -> bool:
+        """Into activeQ unless a PreEnqueue plugin gates it (then into unschedulable pods)."""
+        if not from_backoff:
+            self._run_pre_enqueue(entry)
+        uid = entry.uid
+        if entry.gated:
+            if uid not in self._active and not self._in_backoff(uid):
+                self._unschedulable.setdefault(uid, entry)
+                self._incoming(GATED_Q, event)
+            return False
+        if entry.initial_attempt_timestamp is None:
+            entry.initial_attempt_timestamp = self._clock.now()
+        self._unschedulable.pop(uid, None)
+        self._backoff.delete(uid)
+        self._error_backoff.delete(uid)
+        self._active.add_or_update(entry)
+        self._incoming(ACTIVE_Q, event)
+        if event in (event_label(UNSCHEDULED_POD_ADD), event_label(UNSCHEDULED_POD_UPDATE)):
+            self.nominator.add_nominated_pod(entry.pod_info, None)
+        return True
+
+    def _move_to_backoff(self, entry: QueueEntry, event: str) -> bool:
+        self._run_pre_enqueue(entry)
+        if entry.gated:
+            self._unschedulable.setdefault(entry.uid, entry)
+            return False
+        self._unschedulable.pop(entry.uid, None)
+        if not entry.unschedulable_plugins and not entry.pending_plugins:
+            self._error_backoff.add_or_update(entry)
+        else:
+            self._backoff.add_or_update(entry)
+        self._incoming(BACKOFF_Q, event)
+        return True
+
+    def _in_backoff(self, uid: str) -> bool:
+        return uid in self._backoff or uid in self._error_backoff
+
+    def _requeue(self, entry: QueueEntry, strategy: int, event: str) -> str:
+        """Upstream's requeuePodWithQueueingStrategy; returns where the pod went."""
+        if strategy == _SKIP:
+            self._to_unschedulable(entry, event)
+            return UNSCHEDULABLE_Q
+        if strategy == _AFTER_BACKOFF and self.is_backing_off(entry):
+            return BACKOFF_Q if self._move_to_backoff(entry, event) else UNSCHEDULABLE_Q
+        return ACTIVE_Q if self._move_to_active(entry, event) else UNSCHEDULABLE_Q
+
+    # -- adding and popping ----------------------------------------------------------------
+
+    def add(self, pod: Pod) -> None:
+        """A new pending pod."""
+        self._move_to_active(self._new_entry(pod), event_label(UNSCHEDULED_POD_ADD))
+
+    def pop(self) -> QueueEntry | None:
+        """The next pod to schedule: activeQ's head, else (activeQ empty) backoffQ's head."""
+        entry = self._active.pop()
+        if entry is None:
+            entry = self._backoff.pop()
+            if entry is None:
+                return None
+            self._incoming(ACTIVE_Q, POP_FROM_BACKOFF_Q)
+        entry.attempts += 1
+        self.scheduling_cycle += 1
+        self._seq += 1
+        self._in_flight[entry.uid] = self._seq
+        if self._metrics is not None:
+            for plugin in entry.unschedulable_plugins | entry.pending_plugins:
+                self._metrics.add_unschedulable(plugin, entry.pod.spec.scheduler_name, -1)
+        entry.unschedulable_plugins = set()
+        entry.pending_plugins = set()
+        return entry
+
+    def done(self, uid: str) -> None:
+        """The pod's scheduling attempt is over; drop events no in-flight pod needs."""
+        if self._in_flight.pop(uid, None) is None:
+            return
+        oldest = next(iter(self._in_flight.values()), None)
+        events = self._in_flight_events
+        while events and (oldest is None or events[0].seq < oldest):
+            events.popleft()
+
+    def _record_in_flight(self, event: ClusterEvent, old: Any, new: Any) -> None:
+        if self._in_flight:
+            self._seq += 1
+            self._in_flight_events.append(_InFlightEvent(self._seq, event, old, new))
+
+    def add_unschedulable_if_not_present(self, entry: QueueEntry) -> None:
+        """A pod whose attempt failed comes back: to activeQ/backoffQ if an event during its
+        attempt may have helped it, else to the unschedulable pods."""
+        try:
+            uid = entry.uid
+            if uid in self._unschedulable or uid in self._active or self._in_backoff(uid):
+                return
+            if not entry.unschedulable_plugins and not entry.pending_plugins:
+                entry.consecutive_errors_count += 1
+            else:
+                entry.unschedulable_count += 1
+                entry.consecutive_errors_count = 0
+            entry.timestamp, entry.order = self._stamp()
+            entry.backoff_expiration = None
+            if self._metrics is not None:
+                for plugin in entry.unschedulable_plugins | entry.pending_plugins:
+                    self._metrics.add_unschedulable(plugin, entry.pod.spec.scheduler_name, 1)
+            self._requeue(entry, self._hint_for_in_flight(entry), SCHEDULE_ATTEMPT_FAILURE)
+        finally:
+            self.done(entry.uid)
+
+    def _hint_for_in_flight(self, entry: QueueEntry) -> int:
+        if not entry.unschedulable_plugins and not entry.pending_plugins:
+            return _AFTER_BACKOFF
+        start = self._in_flight.get(entry.uid)
+        if start is None:
+            return _AFTER_BACKOFF
+        strategy = _SKIP
+        for record in self._in_flight_events:
+            if record.seq <= start:
+                continue
+            verdict = self._worth_requeuing(entry, record.event, record.old, record.new)
+            if verdict == _IMMEDIATELY:
+                return _IMMEDIATELY
+            if verdict == _AFTER_BACKOFF:
+                strategy = _AFTER_BACKOFF
+                if not entry.pending_plugins:
+                    return strategy
+        return strategy
+
+    # -- events ------------------------------------------------------------------------------
+
+    def _event_of_interest(self, event: ClusterEvent) -> bool:
+        """Did any plugin of any profile register an event matching this one?"""
+        known = self._interest.get(event)
+        if known is None:
+            known = self._interest[event] = event.is_wildcard() or any(
+                reg.event.matches(event) for regs in self._registrations.values() for reg in regs
+            )
+        return known
+
+    def _worth_requeuing(self, entry: QueueEntry, event: ClusterEvent, old: Any, new: Any) -> int:
+        """Upstream's isPodWorthRequeuing: ask the hints of the plugins that rejected the pod."""
+        rejectors = entry.unschedulable_plugins | entry.pending_plugins
+        if not rejectors:
+            return _AFTER_BACKOFF
+        if event.is_wildcard():
+            if new is not None and (not isinstance(new, Pod) or new.uid != entry.uid):
+                return _SKIP
+            return _AFTER_BACKOFF
+        registrations = self._registrations.get(entry.pod.spec.scheduler_name)
+        if registrations is None:
+            return _AFTER_BACKOFF
+        strategy = _SKIP
+        for reg in registrations:
+            if reg.plugin not in rejectors or not reg.event.matches(event):
+                continue
+            hint = QueueingHint.QUEUE
+            if reg.hint is not None:
+                try:
+                    hint = reg.hint(entry.pod, old, new)
+                except Exception:  # a failing hint must not strand the pod: treat it as Queue
+                    hint = QueueingHint.QUEUE
+            if hint == QueueingHint.QUEUE_SKIP:
+                continue
+            if reg.plugin in entry.pending_plugins:
+                return _IMMEDIATELY
+            if not entry.pending_plugins:
+                return _AFTER_BACKOFF
+            strategy = _AFTER_BACKOFF
+        return strategy
+
+    def _gating_plugin_interested(self, entry: QueueEntry, event: ClusterEvent) -> bool:
+        registrations = self._registrations.get(entry.pod.spec.scheduler_name, [])
+        return any(
+            reg.plugin == entry.gating_plugin and reg.event.matches(event) for reg in registrations
+        )
+
+    def move_all_to_active_or_backoff(
+        self,
+        event: ClusterEvent,
+        old: Any,
+        new: Any,
+        pre_check: Callable[[Pod], bool] | None = None,
+    ) -> None:
+        """A cluster event: requeue the unschedulable pods it may help (upstream's
+        MoveAllToActiveOrBackoffQueue)."""
+        if not self._event_of_interest(event):
+            return
+        entries = [e for e in self._unschedulable.values() if pre_check is None or pre_check(e.pod)]
+        self._move_pods(entries, event, old, new)
+
+    def _move_pods(
+        self, entries: Iterable[QueueEntry], event: ClusterEvent, old: Any, new: Any
+    ) -> None:
+        if not self._event_of_interest(event):
+            return
+        label = event_label(event)
+        for entry in entries:
+            if entry.gated and not self._gating_plugin_interested(entry, event):
+                continue
+            strategy = self._worth_requeuing(entry, event, old, new)
+            if strategy == _SKIP:
+                continue
+            self._unschedulable.pop(entry.uid, None)
+            self._requeue(entry, strategy, label)
+        self._record_in_flight(event, old, new)
+
+    def activate(self, pods: Sequence[Pod]) -> None:
+        """Move these pods to activeQ now (upstream's Activate, for PodsToActivate)."""
+        for pod in pods:
+            entry = self._unschedulable.get(pod.uid)
+            from_backoff = False
+            if entry is None:
+                entry = self._backoff.delete(pod.uid) or self._error_backoff.delete(pod.uid)
+                from_backoff = True
+            if entry is not None:
+                self._move_to_active(entry, FORCE_ACTIVATE, from_backoff)
+            elif pod.uid in self._in_flight:
+                self._seq += 1
+                self._in_flight_events.append(
+                    _InFlightEvent(self._seq, EVENT_FORCE_ACTIVATE, None, pod)
+                )
+
+    def update(self, old: Pod, new: Pod, events: Sequence[ClusterEvent]) -> None:
+        """A pending pod changed (`events` say how)."""
+        uid = new.uid
+        if uid in self._in_flight:
+            for event in events:
+                self._seq += 1
+                self._in_flight_events.append(_InFlightEvent(self._seq, event, old, new))
+            return
+        for heap in (self._active, self._backoff, self._error_backoff):
+            entry = heap.get(uid)
+            if entry is not None:
+                entry.pod_info = PodInfo(new)
+                heap.add_or_update(entry)
+                self.nominator.update_nominated_pod(old, entry.pod_info)
+                return
+        entry = self._unschedulable.get(uid)
+        if entry is not None:
+            entry.pod_info = PodInfo(new)
+            self.nominator.update_nominated_pod(old, entry.pod_info)
+            for event in events:
+                strategy = self._worth_requeuing(entry, event, old, new)
+                self._unschedulable.pop(uid, None)
+                where = self._requeue(entry, strategy, event_label(event))
+                if where != UNSCHEDULABLE_Q:
+                    break
+            return
+        self._move_to_active(self._new_entry(new), event_label(UNSCHEDULED_POD_UPDATE))
+
+    def delete(self, pod: Pod) -> None:
+        """A pending pod is gone (deleted, or bound by someone else)."""
+        self.nominator.delete_nominated_pod_if_exists(pod)
+        uid = pod.uid
+        self._active.delete(uid)
+        self._backoff.delete(uid)
+        self._error_backoff.delete(uid)
+        self._unschedulable.pop(uid, None)
+
+    # -- timers ------------------------------------------------------------------------------
+
+    def flush_backoff_completed(self) -> None:
+        """Move every pod whose backoff is over to activeQ."""
+        for heap in (self._backoff, self._error_backoff):
+            while (head := heap.peek()) is not None and not self.is_backing_off(head):
+                heap.pop()
+                self._move_to_active(head, BACKOFF_COMPLETE, from_backoff=True)
+
+    def flush_unschedulable_leftover(self) -> None:
+        """Requeue pods that sat in the unschedulable pods longer than the maximum."""
+        now = self._clock.now()
+        stale = [
+            e
+            for e in self._unschedulable.values()
+            if now - e.timestamp > self._max_in_unschedulable
+        ]
+        if stale:
+            self._move_pods(stale, EVENT_UNSCHEDULABLE_TIMEOUT, None, None)
+
+    def leftover_deadline(self, entry: QueueEntry) -> float:
+        """The first moment the leftover flush would move this pod."""
+        return entry.timestamp + self._max_in_unschedulable

@@ -1,0 +1,200 @@
+"""A simulation: the scheduler against the in-memory cluster on a simulated clock, until
+nothing can change any more.
+
+Pods are scheduled one after another; simulated time only moves when the
+queue is idle, straight to the next moment something can happen: a Permit
+timeout, the end of an error backoff, or the 30-second sweep that retries
+pods left unschedulable for 5 minutes. A retry that cannot change the outcome
+(nothing in the cluster changed since the pod last failed) is not waited for:
+then the simulation is over.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from attrs import frozen
+
+from kubesched.api import CPU, MEMORY, PODS, Pod
+from kubesched.api.requests import pod_requests
+from kubesched.cluster.memory import InMemoryCluster
+from kubesched.cluster.recorder import MemoryEventRecorder
+from kubesched.framework.profile import EffectiveProfile
+from kubesched.framework.registry import Registry
+from kubesched.scheduler.clock import SimulatedClock
+from kubesched.scheduler.metrics import SchedulerMetrics
+from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
+from kubesched.scheduler.queue import BACKOFF_ORDERING_WINDOW, UNSCHEDULABLE_FLUSH_PERIOD
+from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
+
+Progress = Callable[[int, int], None]
+"""(pods decided so far, pending pods) after every scheduling attempt."""
+
+
+@frozen
+class NodeUsage:
+    """What the pods bound to a node request of it, against its allocatable."""
+
+    name: str
+    cpu_requested: int
+    cpu_allocatable: int
+    memory_requested: int
+    memory_allocatable: int
+    pods: int
+    pods_allowed: int
+
+
+@frozen
+class Summary:
+    scheduled: int
+    unschedulable: int
+    errors: int
+    other_schedulers: int
+    nodes: list[NodeUsage]
+
+
+@frozen
+class SimulationResult:
+    """Every pending pod's outcome, in the order first attempted (never-attempted gated pods
+    last), and the summary."""
+
+    outcomes: list[PodOutcome]
+    summary: Summary
+    simulated_seconds: float
+    cycles: int
+
+
+def _node_usage(cluster: InMemoryCluster) -> list[NodeUsage]:
+    requested: dict[str, dict[str, int]] = {}
+    for pod in cluster.pods():
+        if pod.spec.node_name:
+            totals = requested.setdefault(pod.spec.node_name, {PODS: 0})
+            for name, amount in pod_requests(pod).items():
+                totals[name] = totals.get(name, 0) + amount
+            totals[PODS] += 1
+    usage = []
+    for node in cluster.nodes():
+        used = requested.get(node.name, {})
+        alloc = node.status.allocatable
+        usage.append(
+            NodeUsage(
+                node.name,
+                used.get(CPU, 0),
+                alloc.get(CPU, 0),
+                used.get(MEMORY, 0),
+                alloc.get(MEMORY, 0),
+                used.get(PODS, 0),
+                alloc.get(PODS, 0),
+            )
+        )
+    return usage
+
+
+class Simulation:
+    """Schedule every pending pod of `cluster` with `profiles`; see the module docstring."""
+
+    def __init__(
+        self,
+        cluster: InMemoryCluster,
+        profiles: Sequence[EffectiveProfile],
+        registry: Registry,
+        *,
+        settings: SchedulerSettings | None = None,
+        seed: int = 0,
+        explain: bool = False,
+        metrics: SchedulerMetrics | None = None,
+    ) -> None:
+        self.cluster = cluster
+        self.clock = SimulatedClock()
+        self.recorder = MemoryEventRecorder()
+        self.scheduler = Scheduler(
+            profiles,
+            registry,
+            cluster,
+            clock=self.clock,
+            recorder=self.recorder,
+            settings=settings,
+            seed=seed,
+            metrics=metrics,
+            explain=explain,
+        )
+        self.pending = [p for p in cluster.pods() if not p.spec.node_name]
+        self.cycles = 0
+
+    def run(self, progress: Progress | None = None) -> SimulationResult:
+        sched = self.scheduler
+        queue = sched.queue
+        while True:
+            sched.pump_bindings()
+            queue.flush_backoff_completed()
+            entry = queue.pop()
+            if entry is not None:
+                sched.schedule_one(entry)
+                self.cycles += 1
+                if progress is not None:
+                    progress(len(sched.outcomes), len(self.pending))
+                continue
+            if not self._advance_clock():
+                break
+        return self._result()
+
+    def _stale(self, pod: Pod) -> bool:
+        """Did the cluster change since this pod last failed?"""
+        sched = self.scheduler
+        return sched.cluster_version > sched.seen_version.get(pod.uid, -1)
+
+    def _next_moment(self) -> float | None:
+        """The next time something can happen, or None when nothing can."""
+        sched, queue = self.scheduler, self.scheduler.queue
+        moments = []
+        deadline = sched.next_permit_deadline()
+        if deadline is not None:
+            moments.append(deadline)
+        for entry in queue.error_backoff_entries():
+            expiry = queue.backoff_expiry(entry)
+            if expiry is not None and self._stale(entry.pod):
+                moments.append(expiry + BACKOFF_ORDERING_WINDOW)
+        for entry in queue.unschedulable_entries():
+            if not entry.gated and self._stale(entry.pod):
+                after = queue.leftover_deadline(entry)
+                ticks = math.floor(after / UNSCHEDULABLE_FLUSH_PERIOD) + 1
+                moments.append(ticks * UNSCHEDULABLE_FLUSH_PERIOD)
+        return min(moments, default=None)
+
+    def _advance_clock(self) -> bool:
+        moment = self._next_moment()
+        if moment is None:
+            return False
+        self.clock.advance_to(moment)
+        self.scheduler.expire_waiting_pods()
+        if moment % UNSCHEDULABLE_FLUSH_PERIOD == 0:
+            self.scheduler.queue.flush_unschedulable_leftover()
+        return True
+
+    def _result(self) -> SimulationResult:
+        sched = self.scheduler
+        outcomes = list(sched.outcomes.values())
+        for pod in self.pending:
+            if pod.uid in sched.outcomes or not sched.responsible_for(pod):
+                continue
+            status = sched.queue.gating_status(pod)
+            fw = sched.frameworks[pod.spec.scheduler_name]
+            outcomes.append(
+                PodOutcome(
+                    pod.key,
+                    fw.profile_name,
+                    message="" if status is None else status.message(),
+                )
+            )
+        counts = {SCHEDULED: 0, UNSCHEDULABLE: 0, ERROR: 0}
+        for outcome in outcomes:
+            counts[outcome.status] += 1
+        summary = Summary(
+            counts[SCHEDULED],
+            counts[UNSCHEDULABLE],
+            counts[ERROR],
+            sched.ignored_pods,
+            _node_usage(self.cluster),
+        )
+        return SimulationResult(outcomes, summary, self.clock.now(), self.cycles)
