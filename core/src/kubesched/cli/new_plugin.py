@@ -1,0 +1,123 @@
+"""`kubesched new-plugin`: start a plugin distribution from the cookiecutter template.
+
+The template ships inside the installed package (`kubesched/plugin_template`) and
+lives at the root of a source checkout (`plugin_template/`); the first one found is
+used. Its `pre_gen_project` hook checks the answers and explains a rejection in one
+line on stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import click
+from cookiecutter.exceptions import FailedHookException, OutputDirExistsException
+from cookiecutter.main import cookiecutter
+
+from kubesched.errors import InputError, KubeschedError
+
+TEMPLATE = "plugin_template"
+POINTS = (
+    "pre_enqueue",
+    "queue_sort",
+    "pre_filter",
+    "filter",
+    "post_filter",
+    "pre_score",
+    "score",
+    "reserve",
+    "permit",
+    "post_bind",
+)
+"""The extension points the template has an example for (its `_extension_point_choices`)."""
+
+# cookiecutter logs a traceback when a hook rejects the answers; the hook's own line is enough.
+logging.getLogger("cookiecutter").addHandler(logging.NullHandler())
+
+
+def template_dir() -> Path:
+    """The plugin template: packaged next to `kubesched.cli`, or in the source checkout."""
+    package = Path(__file__).resolve().parents[1]  # kubesched/
+    candidates = [package / TEMPLATE]
+    if len(package.parents) > 2:
+        candidates.append(package.parents[2] / TEMPLATE)  # <repo>/core/src/kubesched -> <repo>/
+    for candidate in candidates:
+        if (candidate / "cookiecutter.json").is_file():
+            return candidate
+    searched = ", ".join(str(c) for c in candidates)
+    raise KubeschedError(f"the plugin template is not installed (looked in {searched})")
+
+
+def render(
+    output_dir: Path,
+    *,
+    plugin_name: str | None = None,
+    points: tuple[str, ...] = (),
+    no_input: bool = False,
+) -> Path:
+    """Render the template into `output_dir` and return the new project's folder.
+
+    A rejected answer (the hook has printed why) raises `click.exceptions.Exit(2)`;
+    an existing project folder raises `InputError`.
+    """
+    answers: dict[str, str] = {}
+    if plugin_name is not None:
+        answers["plugin_name"] = plugin_name
+    if points:
+        answers["extension_points"] = ",".join(points)
+    try:
+        project = cookiecutter(
+            str(template_dir()),
+            no_input=no_input,
+            extra_context=answers,
+            output_dir=str(output_dir),
+        )
+    except FailedHookException:
+        raise click.exceptions.Exit(2) from None
+    except OutputDirExistsException as exc:
+        raise InputError(str(exc).removeprefix("Error: ")) from None
+    return Path(project)
+
+
+def next_steps(project: Path) -> str:
+    """What to do after rendering, as shell commands."""
+    where = os.path.relpath(project)
+    return "\n".join(
+        [
+            f"Created {where}",
+            "",
+            "Next steps:",
+            f"  cd {where}",
+            '  pip install -e ".[test]"    # next to kubesched',
+            "  pytest                      # or: tox (the tests, then ruff and mypy)",
+            "  kubesched plugins           # lists the plugin as out-of-tree",
+            "Then enable it in a profile: README.md shows the KubeSchedulerConfiguration.",
+        ]
+    )
+
+
+@click.command(name="new-plugin")
+@click.argument("name", required=False)
+@click.option("--no-input", is_flag=True, help="Do not prompt: use NAME and the defaults.")
+@click.option(
+    "-o",
+    "--output-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Where to create the project folder.",
+)
+@click.option(
+    "--point",
+    "points",
+    type=click.Choice(POINTS),
+    multiple=True,
+    help="An extension point to implement (repeat for more; default: score).",
+)
+def command(name: str | None, no_input: bool, output_dir: Path, points: tuple[str, ...]) -> None:
+    """Create a plugin distribution named after NAME (CamelCase, e.g. NodeLabelScore):
+    the plugin class, its args, tests that pass, tox.ini, a README and a licence."""
+    project = render(output_dir, plugin_name=name, points=points, no_input=no_input)
+    click.echo(next_steps(project))

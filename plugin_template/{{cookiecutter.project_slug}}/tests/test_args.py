@@ -1,0 +1,87 @@
+"""{{ cookiecutter.plugin_name }}Args: defaults, ranking, and validation messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from {{ cookiecutter.module_name }} import {{ cookiecutter.plugin_name }}Args
+
+PATH = "profiles[0].pluginConfig[0].args"
+
+
+def test_the_defaults_are_valid() -> None:
+    assert {{ cookiecutter.plugin_name }}Args().validate(PATH) == []
+
+
+@pytest.mark.parametrize(
+    ("labels", "rank"),
+    [
+        ({"example.com/tier": "gold"}, 0),
+        ({"example.com/tier": "silver"}, 1),
+        ({"example.com/tier": "bronze"}, 2),
+        ({"example.com/tier": "tin"}, None),
+        ({"other.io/tier": "gold"}, None),
+        ({}, None),
+    ],
+)
+def test_rank_is_the_position_of_the_value(labels: dict[str, str], rank: int | None) -> None:
+    assert {{ cookiecutter.plugin_name }}Args().rank(labels) == rank
+
+
+@pytest.mark.parametrize(
+    ("args", "errors"),
+    [
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(label_key="kubernetes.io/hostname", values=("a", "b")),
+            [],
+            id="valid",
+        ),
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(label_key=""),
+            [f"{PATH}.labelKey: Required value"],
+            id="empty key",
+        ),
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(label_key="Example.com/tier"),
+            [
+                f'{PATH}.labelKey: Invalid value: "Example.com/tier": must be a label key, '
+                'like "example.com/tier"'
+            ],
+            id="upper-case prefix",
+        ),
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(label_key="example.com/-tier"),
+            [
+                f'{PATH}.labelKey: Invalid value: "example.com/-tier": must be a label key, '
+                'like "example.com/tier"'
+            ],
+            id="name starts with a dash",
+        ),
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(values=()),
+            [f"{PATH}.values: Required value"],
+            id="no values",
+        ),
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(values=("gold", "silver", "gold")),
+            [f'{PATH}.values[2]: Duplicate value: "gold"'],
+            id="duplicate value",
+        ),
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(values=("gold", "not valid")),
+            [f'{PATH}.values[1]: Invalid value: "not valid": must be a label value'],
+            id="bad value",
+        ),
+        pytest.param(
+            {{ cookiecutter.plugin_name }}Args(label_key="", values=()),
+            [f"{PATH}.labelKey: Required value", f"{PATH}.values: Required value"],
+            id="every error is reported",
+        ),
+    ],
+)
+def test_validate(args: {{ cookiecutter.plugin_name }}Args, errors: list[str]) -> None:
+    assert args.validate(PATH) == errors
+
+
+def test_validate_at_the_root_has_no_leading_dot() -> None:
+    assert {{ cookiecutter.plugin_name }}Args(values=()).validate("") == ["values: Required value"]
