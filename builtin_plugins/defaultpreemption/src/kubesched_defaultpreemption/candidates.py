@@ -1,0 +1,83 @@
+"""Preemption candidates and how the best one is chosen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+
+from attrs import frozen
+
+from kubesched.api import Pod
+from kubesched_defaultpreemption.importance import earliest_start_of_highest_priority
+
+PRIORITY_OFFSET = 2**31
+"""Added to every victim's priority before summing (upstream's MaxInt32 + 1), so a
+node with few negative-priority victims is not preferred for having a larger sum."""
+
+
+@frozen
+class Candidate:
+    """A node where the preemptor fits once `victims` are evicted.
+
+    `victims` go from most to least important; `num_pdb_violations` counts
+    the victims whose eviction would violate a PodDisruptionBudget.
+    """
+
+    node_name: str
+    victims: tuple[Pod, ...]
+    num_pdb_violations: int = 0
+
+
+CandidateScore = Callable[[Candidate], int]
+"""A criterion: candidates with the greatest score are preferred."""
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _fewest_pdb_violations(c: Candidate) -> int:
+    return -c.num_pdb_violations
+
+
+def _lowest_highest_priority(c: Candidate) -> int:
+    return -c.victims[0].priority
+
+
+def _smallest_priority_sum(c: Candidate) -> int:
+    return -sum(v.priority + PRIORITY_OFFSET for v in c.victims)
+
+
+def _fewest_victims(c: Candidate) -> int:
+    return -len(c.victims)
+
+
+def _latest_start_of_highest_priority(c: Candidate) -> int:
+    started = earliest_start_of_highest_priority(c.victims)
+    return (started - _EPOCH) // timedelta(microseconds=1)
+
+
+DEFAULT_CRITERIA: tuple[CandidateScore, ...] = (
+    _fewest_pdb_violations,
+    _lowest_highest_priority,
+    _smallest_priority_sum,
+    _fewest_victims,
+    _latest_start_of_highest_priority,
+)
+"""Upstream's pickOneNodeForPreemption criteria, in order of precedence."""
+
+
+def select_candidate(
+    candidates: Sequence[Candidate], criteria: Sequence[CandidateScore] = DEFAULT_CRITERIA
+) -> Candidate:
+    """The best candidate: each criterion in turn keeps only the candidates it
+    scores highest, until one is left; on a tie after all of them, the first.
+
+    `candidates` must not be empty.
+    """
+    remaining = list(candidates)
+    for criterion in criteria:
+        if len(remaining) == 1:
+            break
+        scores = [criterion(c) for c in remaining]
+        best = max(scores)
+        remaining = [c for c, s in zip(remaining, scores, strict=True) if s == best]
+    return remaining[0]

@@ -1,0 +1,55 @@
+"""Which pods matter more: priority first, then how long they have been running.
+
+Upstream (pkg/scheduler/util) treats a pod without `status.startTime` as
+started "now", i.e. later than any pod that has one. Here such pods start at
+`NOT_STARTED`, after every real start time, and two of them tie (upstream
+compares two calls of time.Now(), which depends on call order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from functools import cmp_to_key
+
+from kubesched.api import Pod
+from kubesched.framework import PodInfo
+
+MoreImportantPod = Callable[[Pod, Pod], bool]
+"""True when the first pod is more important (it is reprieved before the second)."""
+
+NOT_STARTED = datetime.max.replace(tzinfo=timezone.utc)
+"""The start time of a pod that has not started yet: later than any real one."""
+
+
+def pod_start_time(pod: Pod) -> datetime:
+    """`status.startTime` (a naive time is taken as UTC), or `NOT_STARTED`."""
+    started = pod.status.start_time
+    if started is None:
+        return NOT_STARTED
+    return started if started.tzinfo is not None else started.replace(tzinfo=timezone.utc)
+
+
+def more_important_pod(pod1: Pod, pod2: Pod) -> bool:
+    """Higher priority wins; on equal priority the pod that started earlier wins."""
+    if pod1.priority != pod2.priority:
+        return pod1.priority > pod2.priority
+    return pod_start_time(pod1) < pod_start_time(pod2)
+
+
+def by_importance(pods: Sequence[PodInfo], more_important: MoreImportantPod) -> list[PodInfo]:
+    """The pods from most to least important; pods that tie keep their order."""
+
+    def compare(a: PodInfo, b: PodInfo) -> int:
+        if more_important(a.pod, b.pod):
+            return -1
+        return 1 if more_important(b.pod, a.pod) else 0
+
+    return sorted(pods, key=cmp_to_key(compare))
+
+
+def earliest_start_of_highest_priority(victims: Sequence[Pod]) -> datetime:
+    """The earliest start time among the victims of the highest priority
+    (upstream's GetEarliestPodStartTime); `victims` must not be empty."""
+    top = max(v.priority for v in victims)
+    return min(pod_start_time(v) for v in victims if v.priority == top)

@@ -1,0 +1,203 @@
+"""The DefaultPreemption plugin (PostFilter): when a pod fits nowhere, evict
+lower-priority pods from the node where that helps most, and nominate that node."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from kubesched import hookimpl
+from kubesched.api import PREEMPT_NEVER, Pod, PodDisruptionBudget
+from kubesched.errors import ConfigError
+from kubesched.framework import (
+    Code,
+    CycleState,
+    Handle,
+    NodeInfo,
+    PodInfo,
+    PostFilterResult,
+    Status,
+)
+from kubesched.framework.diagnosis import Diagnosis, FitError
+from kubesched_defaultpreemption.args import DefaultPreemptionArgs
+from kubesched_defaultpreemption.candidates import Candidate, select_candidate
+from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption
+from kubesched_defaultpreemption.executor import (
+    DISRUPTION_TARGET,
+    PREEMPTION_BY_SCHEDULER,
+    prepare_candidate,
+)
+from kubesched_defaultpreemption.importance import MoreImportantPod, more_important_pod
+from kubesched_defaultpreemption.victims import select_victims_on_node
+
+MESSAGE_PREFIX = "preemption: "
+NOT_HELPFUL_REASON = "Preemption is not helpful for scheduling"
+NEVER_REASON = "not eligible due to preemptionPolicy=Never."
+TERMINATING_VICTIM_REASON = "not eligible due to a terminating pod on the nominated node."
+OFFSET_SEED = 0
+"""Seed of the generator that picks where the dry run starts; replace `rng` to change it."""
+
+_ABSENT = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
+"""The status of a node missing from the filter statuses: preemption cannot help there."""
+
+
+def terminating_by_preemption(pod: Pod) -> bool:
+    """Is the pod being deleted because the scheduler preempted it?"""
+    if pod.metadata.deletion_timestamp is None:
+        return False
+    for condition in pod.status.conditions:
+        if condition.type == DISRUPTION_TARGET:
+            return condition.status == "True" and condition.reason == PREEMPTION_BY_SCHEDULER
+    return False
+
+
+class DefaultPreemption:
+    """Upstream's DefaultPreemption with synchronous preemption.
+
+    Like upstream's plugin struct, two policies can be replaced (on an
+    instance or in a subclass): `is_eligible_pod` may forbid evicting some
+    lower-priority pods, and `more_important_pod` orders the victims to reprieve.
+    """
+
+    name = "DefaultPreemption"
+    args_type = DefaultPreemptionArgs
+    args_kind = "DefaultPreemptionArgs"
+
+    def __init__(self, args: DefaultPreemptionArgs | None, handle: Handle) -> None:
+        self.args = args if args is not None else DefaultPreemptionArgs()
+        errors = self.args.validate("")
+        if errors:
+            raise ConfigError(errors)
+        self.handle = handle
+        self.rng = random.Random(OFFSET_SEED)
+        self.more_important_pod: MoreImportantPod = more_important_pod
+
+    def is_eligible_pod(self, node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:
+        """May `victim` be evicted for `preemptor`, beyond having a lower priority?
+        By default, yes."""
+        return True
+
+    def preemption_allowed(self, node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:
+        """A victim must have a lower priority than the preemptor, and be eligible."""
+        return victim.pod.priority < preemptor.priority and self.is_eligible_pod(
+            node_info, victim, preemptor
+        )
+
+    @hookimpl
+    def post_filter(
+        self, state: CycleState, pod: Pod, filtered_node_status_map: Mapping[str, Status]
+    ) -> PostFilterResult | Status:
+        outcome = self.preempt(state, pod, filtered_node_status_map)
+        if isinstance(outcome, Status) and outcome.message():
+            return Status(outcome.code, MESSAGE_PREFIX + outcome.message())
+        return outcome
+
+    def preempt(
+        self, state: CycleState, pod: Pod, node_statuses: Mapping[str, Status]
+    ) -> PostFilterResult | Status:
+        """Upstream's Evaluator.Preempt, without the "preemption: " prefix on messages."""
+        nominated = pod.status.nominated_node_name
+        eligible, reason = self.pod_eligible_to_preempt_others(
+            pod, node_statuses.get(nominated, _ABSENT)
+        )
+        if not eligible:
+            return Status(Code.UNSCHEDULABLE, reason)
+        all_nodes = self.handle.snapshot_shared_lister().node_infos()
+        if not all_nodes:
+            return Status.error("no nodes available")
+        result = self.find_candidates(state, pod, all_nodes, node_statuses)
+        if result.errors and not result.candidates:
+            return Status.error(result.error_message())
+        if not result.candidates:
+            if nominated:
+                self.handle.client.update_pod_status(pod, nominated_node_name="")
+            diagnosis = Diagnosis(
+                node_to_status=result.node_statuses,
+                absent_nodes_status=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL_REASON),
+            )
+            return Status(Code.UNSCHEDULABLE, FitError(pod, len(all_nodes), diagnosis).message())
+        best = select_candidate(result.candidates)
+        status = prepare_candidate(self.handle, self.name, best, pod)
+        if status is not None:
+            return status
+        return PostFilterResult(best.node_name, tuple(v.key for v in best.victims))
+
+    def pod_eligible_to_preempt_others(
+        self, pod: Pod, nominated_node_status: Status
+    ) -> tuple[bool, str]:
+        """May this pod preempt others? Not with preemptionPolicy Never, nor while a
+        pod it preempted on its nominated node is still terminating (unless that node
+        now rejects it for good). The string says why not."""
+        if pod.spec.preemption_policy == PREEMPT_NEVER:
+            return False, NEVER_REASON
+        nominated = pod.status.nominated_node_name
+        if not nominated or nominated_node_status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+            return True, ""
+        node_info = self.handle.snapshot_shared_lister().get(nominated)
+        if node_info is not None:
+            for p in node_info.pods:
+                if self.preemption_allowed(node_info, p, pod) and terminating_by_preemption(p.pod):
+                    return False, TERMINATING_VICTIM_REASON
+        return True, ""
+
+    def offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
+        """Where the dry run starts among `num_nodes` potential nodes (at random), and
+        how many candidates it looks for."""
+        return self.rng.randrange(num_nodes), self.args.num_candidates(num_nodes)
+
+    def find_candidates(
+        self,
+        state: CycleState,
+        pod: Pod,
+        all_nodes: Sequence[NodeInfo],
+        node_statuses: Mapping[str, Status],
+    ) -> DryRunResult:
+        """Dry-run preemption on the nodes that failed Filter as Unschedulable (not
+        UnschedulableAndUnresolvable), starting at a random one."""
+        potential = [
+            n for n in all_nodes if node_statuses.get(n.name, _ABSENT).code == Code.UNSCHEDULABLE
+        ]
+        if not potential:
+            return DryRunResult([])
+        pdbs = self.handle.client.pod_disruption_budgets()
+        offset, num_candidates = self.offset_and_num_candidates(len(potential))
+        return self.dry_run(state, pod, potential, pdbs, offset, num_candidates)
+
+    def dry_run(
+        self,
+        state: CycleState,
+        pod: Pod,
+        potential_nodes: Sequence[NodeInfo],
+        pdbs: Sequence[PodDisruptionBudget],
+        offset: int,
+        num_candidates: int,
+    ) -> DryRunResult:
+        """Upstream's DryRunPreemption: victims on each node in turn from `offset`,
+        each worked out on a copy of the node and of `state`."""
+        return dry_run_preemption(
+            potential_nodes,
+            offset,
+            num_candidates,
+            lambda node_info: self.select_victims_on_node(
+                state.clone(), pod, node_info.snapshot(), pdbs
+            ),
+        )
+
+    def select_victims_on_node(
+        self,
+        state: CycleState,
+        pod: Pod,
+        node_info: NodeInfo,
+        pdbs: Sequence[PodDisruptionBudget],
+    ) -> Candidate | Status:
+        """The victims on one node (see `victims.select_victims_on_node`); `state` and
+        `node_info` must be copies."""
+        return select_victims_on_node(
+            self.handle,
+            state,
+            pod,
+            node_info,
+            pdbs,
+            preemption_allowed=self.preemption_allowed,
+            more_important=self.more_important_pod,
+        )
