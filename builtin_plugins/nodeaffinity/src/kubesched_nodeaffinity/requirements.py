@@ -1,0 +1,126 @@
+"""One node selector requirement, parsed: on labels (matchExpressions) or on fields
+(matchFields), with upstream's parse errors and matching rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from attrs import frozen
+
+from kubesched.api import NodeSelectorRequirement
+from kubesched_nodeaffinity.field_errors import FieldError, child, index, invalid, not_supported
+from kubesched_nodeaffinity.label_syntax import (
+    label_key_errors,
+    label_value_errors,
+    parse_go_int64,
+)
+
+IN = "In"
+NOT_IN = "NotIn"
+EXISTS = "Exists"
+DOES_NOT_EXIST = "DoesNotExist"
+GT = "Gt"
+LT = "Lt"
+LABEL_OPERATORS = (IN, NOT_IN, EXISTS, DOES_NOT_EXIST, GT, LT)
+FIELD_OPERATORS = (IN, NOT_IN)
+NODE_NAME_FIELD = "metadata.name"
+"""The one node field a matchFields requirement can select on."""
+
+
+@frozen
+class LabelRequirement:
+    """`key <operator> values` on node labels; `bound` is the integer of Gt and Lt."""
+
+    key: str
+    operator: str
+    values: frozenset[str] = frozenset()
+    bound: int = 0
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        value = labels.get(self.key)
+        if self.operator == IN:
+            return value is not None and value in self.values
+        if self.operator == NOT_IN:
+            return value is None or value not in self.values
+        if self.operator == EXISTS:
+            return value is not None
+        if self.operator == DOES_NOT_EXIST:
+            return value is None
+        number = None if value is None else parse_go_int64(value)
+        if number is None:
+            return False
+        return number > self.bound if self.operator == GT else number < self.bound
+
+
+@frozen
+class FieldRequirement:
+    """`key In|NotIn value` on node fields, where only `metadata.name` has a value."""
+
+    key: str
+    operator: str
+    value: str
+
+    def field_of(self, node_name: str) -> str:
+        """The node's value for this requirement's field ("" for any other field)."""
+        return node_name if self.key == NODE_NAME_FIELD else ""
+
+    def matches(self, node_name: str) -> bool:
+        equal = self.field_of(node_name) == self.value
+        return equal if self.operator == IN else not equal
+
+
+def _operand_errors(req: NodeSelectorRequirement, values_path: str) -> list[FieldError]:
+    values = req.values
+    if req.operator in (IN, NOT_IN) and not values:
+        detail = "for 'in', 'notin' operators, values set can't be empty"
+        return [invalid(values_path, values, detail)]
+    if req.operator in (EXISTS, DOES_NOT_EXIST) and values:
+        detail = "values set must be empty for exists and does not exist"
+        return [invalid(values_path, values, detail)]
+    if req.operator in (GT, LT):
+        errors = []
+        if len(values) != 1:
+            detail = "for 'Gt', 'Lt' operators, exactly one value is required"
+            errors.append(invalid(values_path, values, detail))
+        detail = "for 'Gt', 'Lt' operators, the value must be an integer"
+        errors.extend(
+            invalid(index(values_path, i), v, detail)
+            for i, v in enumerate(values)
+            if parse_go_int64(v) is None
+        )
+        return errors
+    return []
+
+
+def parse_label_requirement(
+    req: NodeSelectorRequirement, path: str
+) -> LabelRequirement | list[FieldError]:
+    """The requirement, or why it does not parse (upstream's labels.NewRequirement)."""
+    if req.operator not in LABEL_OPERATORS:
+        return [not_supported(child(path, "operator"), req.operator, LABEL_OPERATORS)]
+    errors = []
+    key_problems = label_key_errors(req.key)
+    if key_problems:
+        errors.append(invalid(child(path, "key"), req.key, "; ".join(key_problems)))
+    values_path = child(path, "values")
+    errors.extend(_operand_errors(req, values_path))
+    for i, value in enumerate(req.values):
+        value_problems = label_value_errors(value)
+        if value_problems:
+            value_path = index(index(values_path, i), req.key)
+            errors.append(invalid(value_path, value, "; ".join(value_problems)))
+    if errors:
+        return list(dict.fromkeys(errors))
+    bound = parse_go_int64(req.values[0]) if req.operator in (GT, LT) else None
+    return LabelRequirement(req.key, req.operator, frozenset(req.values), bound or 0)
+
+
+def parse_field_requirement(
+    req: NodeSelectorRequirement, path: str
+) -> FieldRequirement | list[FieldError]:
+    """The requirement, or why it does not parse (exactly one value, In or NotIn)."""
+    if req.operator not in FIELD_OPERATORS:
+        return [not_supported(child(path, "operator"), req.operator, FIELD_OPERATORS)]
+    if len(req.values) != 1:
+        return [invalid(child(path, "values"), req.values, "must have one element")]
+    return FieldRequirement(req.key, req.operator, req.values[0])

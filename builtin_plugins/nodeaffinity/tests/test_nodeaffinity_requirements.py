@@ -1,0 +1,238 @@
+"""Requirement parsing and matching, with upstream's labels.NewRequirement rules and the
+messages of apimachinery's label key/value validation and field errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesched.api import NodeSelectorRequirement as R
+from kubesched_nodeaffinity.field_errors import go_quote, go_string_slice
+from kubesched_nodeaffinity.label_syntax import (
+    label_key_errors,
+    label_value_errors,
+    parse_go_int64,
+)
+from kubesched_nodeaffinity.requirements import (
+    FieldRequirement,
+    LabelRequirement,
+    parse_field_requirement,
+    parse_label_requirement,
+)
+
+KEY_REGEX = "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'"
+KEY_RULE = (
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    f"alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+    f"validation is {KEY_REGEX})"
+)
+VALUE_RULE = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
+    "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
+    "'my_value',  or '12345', regex used for validation is "
+    "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
+SUBDOMAIN_RULE = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex "
+    r"used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)
+
+
+def messages(requirement: R) -> list[str]:
+    parsed = parse_label_requirement(requirement, "p")
+    assert isinstance(parsed, list)
+    return [str(e) for e in parsed]
+
+
+@pytest.mark.parametrize(
+    ("requirement", "expected"),
+    [
+        (
+            R("foo", "Foo", ["bar"]),
+            [
+                'p.operator: Unsupported value: "Foo": supported values: "In", "NotIn", '
+                '"Exists", "DoesNotExist", "Gt", "Lt"'
+            ],
+        ),
+        (
+            R("foo", "In", []),
+            [
+                "p.values: Invalid value: []string(nil): "
+                "for 'in', 'notin' operators, values set can't be empty"
+            ],
+        ),
+        (
+            R("foo", "DoesNotExist", ["x"]),
+            [
+                'p.values: Invalid value: []string{"x"}: '
+                "values set must be empty for exists and does not exist"
+            ],
+        ),
+        (
+            R("foo", "Gt", ["1", "2"]),
+            [
+                'p.values: Invalid value: []string{"1", "2"}: '
+                "for 'Gt', 'Lt' operators, exactly one value is required"
+            ],
+        ),
+        (
+            R("foo", "Lt", ["1.5"]),
+            [
+                'p.values[0]: Invalid value: "1.5": '
+                "for 'Gt', 'Lt' operators, the value must be an integer"
+            ],
+        ),
+        (
+            R("foo", "Gt", ["a b"]),
+            [
+                "p.values[0]: Invalid value: \"a b\": for 'Gt', 'Lt' operators, the value must be "
+                "an integer",
+                f'p.values[0][foo]: Invalid value: "a b": {VALUE_RULE}',
+            ],
+        ),
+        (
+            R("a/b/c", "Exists"),
+            [
+                f'p.key: Invalid value: "a/b/c": a valid label key {KEY_RULE} with an optional '
+                "DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+            ],
+        ),
+        (R("/a", "Exists"), ['p.key: Invalid value: "/a": prefix part must be non-empty']),
+        (
+            R("Ex.com/a", "Exists"),
+            [f'p.key: Invalid value: "Ex.com/a": prefix part {SUBDOMAIN_RULE}'],
+        ),
+        (
+            R("a/", "Exists"),
+            [f'p.key: Invalid value: "a/": name part must be non-empty; name part {KEY_RULE}'],
+        ),
+        (
+            R("a" * 64, "Exists"),
+            [f'p.key: Invalid value: "{"a" * 64}": name part must be no more than 63 bytes'],
+        ),
+        (
+            R("foo", "In", ["x" * 64, "-x"]),
+            [
+                f'p.values[0][foo]: Invalid value: "{"x" * 64}": must be no more than 63 bytes',
+                f'p.values[1][foo]: Invalid value: "-x": {VALUE_RULE}',
+            ],
+        ),
+    ],
+)
+def test_label_requirement_errors(requirement: R, expected: list[str]) -> None:
+    assert messages(requirement) == expected
+
+
+@pytest.mark.parametrize(
+    ("requirement", "expected"),
+    [
+        (
+            R("metadata.name", "Exists"),
+            ['p.operator: Unsupported value: "Exists": supported values: "In", "NotIn"'],
+        ),
+        (
+            R("metadata.name", "NotIn", []),
+            ["p.values: Invalid value: []string(nil): must have one element"],
+        ),
+    ],
+)
+def test_field_requirement_errors(requirement: R, expected: list[str]) -> None:
+    parsed = parse_field_requirement(requirement, "p")
+    assert isinstance(parsed, list)
+    assert [str(e) for e in parsed] == expected
+
+
+def test_field_requirement_parses_one_value() -> None:
+    parsed = parse_field_requirement(R("metadata.name", "NotIn", ["n1"]), "p")
+    assert parsed == FieldRequirement("metadata.name", "NotIn", "n1")
+    assert isinstance(parsed, FieldRequirement)
+    assert (parsed.matches("n1"), parsed.matches("n2")) == (False, True)
+
+
+@pytest.mark.parametrize(
+    ("requirement", "labels", "want"),
+    [
+        (R("k", "In", ["a", "b"]), {"k": "b"}, True),
+        (R("k", "In", ["a", "b"]), {"k": "c"}, False),
+        (R("k", "In", ["a"]), {}, False),
+        (R("k", "NotIn", ["a"]), {}, True),
+        (R("k", "NotIn", ["a"]), {"k": "a"}, False),
+        (R("k", "Exists"), {"k": ""}, True),
+        (R("k", "DoesNotExist"), {"k": ""}, False),
+        (R("k", "DoesNotExist"), {"j": ""}, True),
+        (R("k", "Gt", ["5"]), {"k": "6"}, True),
+        (R("k", "Gt", ["5"]), {"k": "5"}, False),
+        (R("k", "Gt", ["0"]), {"k": "+1"}, True),
+        (R("k", "Lt", ["0"]), {"k": "-3"}, True),
+        (R("k", "Lt", ["5"]), {"k": "0004"}, True),
+        (R("k", "Lt", ["5"]), {"k": "1e2"}, False),
+        (R("k", "Gt", ["5"]), {"k": "9223372036854775808"}, False),
+        (R("k", "Lt", ["5"]), {}, False),
+    ],
+)
+def test_label_requirement_matches(requirement: R, labels: dict[str, str], want: bool) -> None:
+    parsed = parse_label_requirement(requirement, "")
+    assert isinstance(parsed, LabelRequirement)
+    assert parsed.matches(labels) is want
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("0", 0),
+        ("-12", -12),
+        ("+7", 7),
+        ("007", 7),
+        ("9223372036854775807", 2**63 - 1),
+        ("-9223372036854775808", -(2**63)),
+        ("9223372036854775808", None),
+        ("", None),
+        ("1_000", None),
+        (" 1", None),
+        ("0x10", None),
+        ("\u0661", None),
+    ],
+)
+def test_parse_go_int64(text: str, value: int | None) -> None:
+    assert parse_go_int64(text) == value
+
+
+@pytest.mark.parametrize(
+    ("key", "valid"),
+    [
+        ("a", True),
+        ("example.com/a-b_c.d", True),
+        ("kubernetes.io/hostname", True),
+        ("a" * 63, True),
+        ("-a", False),
+        ("a_", False),
+        ("é", False),
+    ],
+)
+def test_label_key_validity(key: str, valid: bool) -> None:
+    assert (label_key_errors(key) == []) is valid
+
+
+def test_label_value_allows_empty() -> None:
+    assert label_value_errors("") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ("plain", '"plain"'),
+        ('say "hi"\\', '"say \\"hi\\"\\\\"'),
+        ("tab\there\n", '"tab\\there\\n"'),
+        ("\x00\x7f", '"\\x00\\x7f"'),
+        ("é中", '"é中"'),
+        ("\u200b", '"\\u200b"'),
+        ("\U000e0001", '"\\U000e0001"'),
+    ],
+)
+def test_go_quote(text: str, quoted: str) -> None:
+    assert go_quote(text) == quoted
+
+
+def test_go_string_slice() -> None:
+    assert go_string_slice([]) == "[]string(nil)"
+    assert go_string_slice(["a", "b"]) == '[]string{"a", "b"}'
