@@ -1,5 +1,8 @@
 """The Kubernetes objects the scheduler reads, as immutable attrs classes."""
 
+from kubesched.api.converter import structure, unstructure
+from kubesched.api.labels import Selector, as_selector, selector_matches
+from kubesched.api.manifests import ClusterObjects, default_uid, load_manifests
 from kubesched.api.meta import LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference
 from kubesched.api.node import (
     TAINT_NO_EXECUTE,
@@ -62,6 +65,7 @@ __all__ = [
     "TAINT_NO_SCHEDULE",
     "TAINT_PREFER_NO_SCHEDULE",
     "Affinity",
+    "ClusterObjects",
     "Container",
     "ContainerImage",
     "ContainerPort",
@@ -90,11 +94,18 @@ __all__ = [
     "PriorityClass",
     "ResourceList",
     "ResourceRequirements",
+    "Selector",
     "Taint",
     "Toleration",
     "TopologySpreadConstraint",
     "WeightedPodAffinityTerm",
+    "as_selector",
+    "default_uid",
     "format_quantity",
+    "load_manifests",
     "parse_quantity",
     "pod_requests",
+    "selector_matches",
+    "structure",
+    "unstructure",
 ]
