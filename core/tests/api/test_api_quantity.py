@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from kubesched.api.quantity import FORMAT_PATTERN, format_quantity, parse_quantity
 from kubesched.errors import InputError, QuantityError
 
