@@ -1,0 +1,118 @@
+"""Plugin args: `pluginConfig[].args` structured into the args class a plugin declares.
+
+A plugin factory may declare `args_type` (an attrs class whose field defaults
+are the plugin's defaults) and `args_kind` (upstream's kind string, by
+default `<plugin name>Args`). As upstream decodes args of every in-tree
+plugin it knows, args are structured strictly for every installed plugin
+that declares a class, enabled or not; args of a plugin that declares none,
+or that is not installed, stay as written (upstream leaves out-of-tree args
+to their plugin, and ignores args nobody asks for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+from attrs import evolve
+
+from kubesched.config.converter import StructureError, structure, unstructure
+from kubesched.config.field_errors import child, invalid
+from kubesched.config.types import API_VERSION, KubeSchedulerConfiguration, PluginConfig
+from kubesched.errors import PluginError
+from kubesched.framework.interface import PluginFactory
+from kubesched.framework.registry import Registry
+
+
+def load_factory(registry: Registry, name: str) -> PluginFactory | None:
+    """The plugin's factory, or None when it is not installed or does not load
+    (building the profile reports that, naming the plugin and its distribution)."""
+    if name not in registry:
+        return None
+    try:
+        return registry.load(name)
+    except PluginError:
+        return None
+
+
+def args_type_of(factory: PluginFactory | None) -> type | None:
+    """The attrs class a plugin declares for its args, if any."""
+    declared = getattr(factory, "args_type", None)
+    return declared if isinstance(declared, type) and attrs.has(declared) else None
+
+
+def args_kind_of(name: str, factory: PluginFactory | None) -> str:
+    """The `kind` of the plugin's args: what it declares, else upstream's `<Name>Args`."""
+    declared = getattr(factory, "args_kind", None)
+    return declared if isinstance(declared, str) and declared else f"{name}Args"
+
+
+def structure_args(name: str, factory: PluginFactory, raw: Any, path: str) -> Any:
+    """`raw` args as the plugin's args class, defaulted; StructureError naming each bad field."""
+    args_type = args_type_of(factory)
+    assert args_type is not None
+    if raw is None:
+        return args_type()
+    if isinstance(raw, args_type):
+        return raw
+    kind = args_kind_of(name, factory)
+    if attrs.has(type(raw)):
+        raise StructureError([invalid(path, type(raw).__name__, "has to match plugin args")])
+    if not isinstance(raw, Mapping):
+        raise StructureError([invalid(path, raw, f"expected an object ({kind})")])
+    errors = []
+    given_kind = raw.get("kind")
+    if given_kind is not None and given_kind != kind:
+        errors.append(
+            invalid(child(path, "kind"), given_kind, f'has to match plugin args "{kind}"')
+        )
+    given_version = raw.get("apiVersion")
+    if given_version is not None and given_version != API_VERSION:
+        errors.append(
+            invalid(child(path, "apiVersion"), given_version, f'has to be "{API_VERSION}"')
+        )
+    if errors:
+        raise StructureError(errors)
+    fields = {k: v for k, v in raw.items() if k not in ("kind", "apiVersion")}
+    return structure(fields, args_type, path)
+
+
+def structure_plugin_args(
+    cfg: KubeSchedulerConfiguration, registry: Registry
+) -> tuple[KubeSchedulerConfiguration, list[str]]:
+    """Every profile's pluginConfig args structured where the plugin declares a class,
+    and one line per problem. Entries that fail keep their raw args."""
+    errors: list[str] = []
+    profiles = []
+    for i, profile in enumerate(cfg.profiles):
+        entries = []
+        for j, entry in enumerate(profile.plugin_config):
+            factory = load_factory(registry, entry.name)
+            if args_type_of(factory) is None:
+                entries.append(entry)
+                continue
+            assert factory is not None
+            path = f"profiles[{i}].pluginConfig[{j}].args"
+            try:
+                entries.append(
+                    evolve(entry, args=structure_args(entry.name, factory, entry.args, path))
+                )
+            except StructureError as exc:
+                errors += exc.errors
+                entries.append(entry)
+        profiles.append(evolve(profile, plugin_config=entries))
+    return evolve(cfg, profiles=profiles), errors
+
+
+def args_document(entry: PluginConfig, registry: Registry) -> dict[str, Any]:
+    """A pluginConfig entry as the file would carry it, typed args with apiVersion and kind."""
+    document: dict[str, Any] = {"name": entry.name}
+    if entry.args is None:
+        return document
+    if attrs.has(type(entry.args)):
+        kind = args_kind_of(entry.name, load_factory(registry, entry.name))
+        document["args"] = {"apiVersion": API_VERSION, "kind": kind, **unstructure(entry.args)}
+    else:
+        document["args"] = entry.args
+    return document
