@@ -30,18 +30,23 @@ class RequiredNodeAffinity:
         """True when every node matches."""
         return not self.node_selector and self.affinity is None
 
+    def _selector_matches(self, node: Node) -> bool:
+        labels = node.metadata.labels
+        return all(labels.get(key) == value for key, value in self.node_selector.items())
+
+    def matches(self, node: Node) -> bool:
+        """Whether the node matches; parse errors are ignored, as upstream's Filter does."""
+        if not self._selector_matches(node):
+            return False
+        return self.affinity is None or self.affinity.matches(node)
+
     def evaluate(self, node: Node) -> tuple[bool, tuple[FieldError, ...]]:
         """Whether the node matches, and parse errors of the affinity when it does not."""
-        labels = node.metadata.labels
-        if any(labels.get(k) != v for k, v in self.node_selector.items()):
+        if not self._selector_matches(node):
             return False, ()
         if self.affinity is None:
             return True, ()
         return self.affinity.evaluate(node)
-
-    def matches(self, node: Node) -> bool:
-        """Whether the node matches; parse errors are ignored, as upstream's Filter does."""
-        return self.evaluate(node)[0]
 
 
 def required_selector(pod: Pod) -> NodeSelector | None:

@@ -37,11 +37,14 @@ class Term:
             return False
         if self.labels is not None:
             labels = node.metadata.labels
-            if not all(r.matches(labels) for r in self.labels):
-                return False
+            for req in self.labels:
+                if not req.matches(labels):
+                    return False
         name = node.metadata.name
         if self.fields is not None and name:
-            return all(r.matches(name) for r in self.fields)
+            for field_req in self.fields:
+                if not field_req.matches(name):
+                    return False
         return True
 
 
@@ -91,7 +94,7 @@ class NodeSelectorMatcher:
         return tuple(e for t in self.terms for e in t.errors)
 
     def matches(self, node: Node) -> bool:
-        return any(t.matches(node) for t in self.terms)
+        return any(term.matches(node) for term in self.terms)
 
     def evaluate(self, node: Node) -> tuple[bool, tuple[FieldError, ...]]:
         """Whether the node matches, and the parse errors upstream reports with a miss."""
