@@ -26,8 +26,9 @@ class _ExtensionError(Exception):
 
 
 def _as_error(status: Status) -> Status:
-    """A failed extension's status as an Error (upstream's AsStatus(status.AsError()))."""
-    return Status.error(status.err if status.err is not None else status.message())
+    """A failed extension's status as an Error (upstream's AsStatus(status.AsError())):
+    its message, and the exception behind it if there is one."""
+    return Status(Code.ERROR, status.message(), err=status.err)
 
 
 def select_victims_on_node(
