@@ -227,6 +227,16 @@ def unstructure(obj: Any) -> Any:
     return CONVERTER.unstructure(obj)
 
 
+def omit_empty(value: Any) -> Any:
+    """Unstructured data without nulls, empty lists and empty objects (Go's `omitempty`)."""
+    if isinstance(value, dict):
+        items = ((k, omit_empty(v)) for k, v in value.items())
+        return {k: v for k, v in items if v is not None and v != [] and v != {}}
+    if isinstance(value, list):
+        return [omit_empty(v) for v in value]
+    return value
+
+
 def _error_lines(exc: BaseException, path: str) -> list[str]:
     """One line per leaf problem in a cattrs exception tree."""
     if isinstance(exc, ClassValidationError):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from fractions import Fraction
 
 _UNIT_NANOS = {
     "ns": 1,
@@ -20,28 +19,47 @@ _UNIT_NANOS = {
     "m": 60_000_000_000,
     "h": 3_600_000_000_000,
 }
-_TERM = re.compile(r"(\d+\.?\d*|\.\d+)([^\d.]+)")
+_TERM = re.compile(r"(\d*)(?:\.(\d*))?([^\d.]+)")
 _SECOND = 1_000_000_000
+_MAX = (1 << 63) - 1
+
+
+def _leading_fraction(digits: str) -> tuple[int, float]:
+    """The fraction digits as an integer and its scale, dropping digits that would
+    overflow an int64 (as Go's leadingFraction does)."""
+    value, scale = 0, 1.0
+    for digit in digits:
+        if value > _MAX // 10:
+            break
+        value, scale = value * 10 + int(digit), scale * 10
+    return value, scale
 
 
 def parse_duration(text: str) -> timedelta:
-    """A Go duration string as a timedelta; ValueError quoting the text if Go refuses it."""
+    """A Go duration string as a timedelta; ValueError quoting the text if Go refuses it.
+
+    Sub-microsecond parts are truncated (a timedelta holds microseconds).
+    """
     body = text[1:] if text[:1] in "+-" else text
-    negative = text.startswith("-")
-    if body == "0":
-        return timedelta(0)
-    nanos = Fraction(0)
+    nanos = 0
     position = 0
-    while position < len(body):
+    while body != "0" and position < len(body):
         match = _TERM.match(body, position)
-        if match is None or match.group(2) not in _UNIT_NANOS:
+        if match is None or not (match.group(1) or match.group(2)):
             break
-        nanos += Fraction(match.group(1)) * _UNIT_NANOS[match.group(2)]
+        whole, fraction, unit = match.groups()
+        if unit not in _UNIT_NANOS:
+            break
+        factor = _UNIT_NANOS[unit]
+        nanos += int(whole or "0") * factor
+        numerator, scale = _leading_fraction(fraction or "")
+        # Go computes the fraction in float64, rounding the same way.
+        nanos += int(float(numerator) * (float(factor) / scale))
         position = match.end()
-    if not body or position != len(body):
+    if not body or (body != "0" and position != len(body)):
         raise ValueError(f'invalid duration "{text}" (examples: "15s", "1m30s", "500ms")')
-    micros = int(nanos / 1_000)
-    return timedelta(microseconds=-micros if negative else micros)
+    micros = nanos // 1_000
+    return timedelta(microseconds=-micros if text.startswith("-") else micros)
 
 
 def _fraction(value: int, digits: int) -> str:

@@ -12,24 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kubesched.config.converter import unstructure
-from kubesched.config.defaults import missing_default_plugins
+from kubesched.config.converter import omit_empty, unstructure
+from kubesched.config.defaults import enabled_plugin_names, missing_default_plugins
 from kubesched.config.plugin_args import args_document
-from kubesched.config.types import API_VERSION, KIND, KubeSchedulerConfiguration, PluginConfig
+from kubesched.config.types import (
+    API_VERSION,
+    KIND,
+    KubeSchedulerConfiguration,
+    PluginConfig,
+    Plugins,
+)
 from kubesched.framework.profile import CONFIG_POINTS, EffectiveProfile
 from kubesched.framework.registry import Registry
 
 EFFECTIVE_KIND = "EffectiveConfiguration"
-
-
-def _pruned(value: Any) -> Any:
-    """Without nulls, empty lists and empty objects, as Go's `omitempty` prints."""
-    if isinstance(value, dict):
-        items = ((k, _pruned(v)) for k, v in value.items())
-        return {k: v for k, v in items if v is not None and v != [] and v != {}}
-    if isinstance(value, list):
-        return [_pruned(v) for v in value]
-    return value
 
 
 def config_document(cfg: KubeSchedulerConfiguration, registry: Registry) -> dict[str, Any]:
@@ -37,7 +33,7 @@ def config_document(cfg: KubeSchedulerConfiguration, registry: Registry) -> dict
     document: dict[str, Any] = {"apiVersion": API_VERSION, "kind": KIND, **unstructure(cfg)}
     for profile_doc, profile in zip(document["profiles"], cfg.profiles, strict=True):
         profile_doc["pluginConfig"] = [args_document(e, registry) for e in profile.plugin_config]
-    pruned: dict[str, Any] = _pruned(document)
+    pruned: dict[str, Any] = omit_empty(document)
     return pruned
 
 
@@ -75,7 +71,7 @@ def notes(
             + ", ".join(missing)
         )
     for i, (profile, effective) in enumerate(zip(cfg.profiles, profiles, strict=True)):
-        enabled = set(effective.enabled())
+        enabled = set(enabled_plugin_names(profile.plugins or Plugins()))
         for j, entry in enumerate(profile.plugin_config):
             where = f"profiles[{i}].pluginConfig[{j}]"
             if entry.name not in registry:

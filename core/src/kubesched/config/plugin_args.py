@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 from attrs import evolve
 
-from kubesched.config.converter import StructureError, structure, unstructure
+from kubesched.config.converter import StructureError, omit_empty, structure, unstructure
 from kubesched.config.field_errors import child, invalid
 from kubesched.config.types import API_VERSION, KubeSchedulerConfiguration, PluginConfig
 from kubesched.errors import PluginError
@@ -112,7 +112,8 @@ def args_document(entry: PluginConfig, registry: Registry) -> dict[str, Any]:
         return document
     if attrs.has(type(entry.args)):
         kind = args_kind_of(entry.name, load_factory(registry, entry.name))
-        document["args"] = {"apiVersion": API_VERSION, "kind": kind, **unstructure(entry.args)}
+        fields = omit_empty(unstructure(entry.args))
+        document["args"] = {"apiVersion": API_VERSION, "kind": kind, **fields}
     else:
         document["args"] = entry.args
     return document

@@ -106,7 +106,7 @@ class PluginSet:
 
 @frozen
 class Plugins:
-    """Plugins per extension point; `multi_point` enables a plugin at every point it serves."""
+    """Plugins per extension point; `multiPoint` enables a plugin at every point it serves."""
 
     pre_enqueue: PluginSet = field(
         factory=PluginSet, metadata=_doc("Gate pods before they enter the active queue.")
@@ -279,8 +279,8 @@ class KubeSchedulerConfiguration:
     percentage_of_nodes_to_score: int = field(
         default=0,
         metadata=_doc(
-            "Stop filtering once this percentage of nodes is feasible; 0 means adaptive "
-            "(50% for 100 nodes falling to 5% at 5,000 and more, at least 100 nodes)."
+            "Stop filtering once this percentage of the nodes is feasible; 0 means adaptive: "
+            "max(5, 50 - nodes/125) percent, and never fewer than 100 nodes."
         ),
     )
     pod_initial_backoff_seconds: int = field(

@@ -1,0 +1,120 @@
+"""`kubesched config`: the default configuration, and checking and explaining config files.
+
+- `config defaults`: what kube-scheduler runs without a config file (upstream's
+  shape, `kubescheduler.config.k8s.io/v1`), with the plugins installed here;
+- `config validate FILE`: exit 0 with one OK line, or exit 1 with one
+  `FILE: <field path>: <message>` line per problem on stderr;
+- `config show FILE`: the effective profiles after defaulting, merge and
+  multiPoint expansion, as an `EffectiveConfiguration` document
+  (`apiVersion: kubesched.io/v1alpha1`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+import click
+import yaml
+
+from kubesched.cli.output import API_VERSION
+from kubesched.config import (
+    config_document,
+    default_config,
+    effective_document,
+    effective_profiles,
+    load_config,
+)
+from kubesched.errors import ConfigError
+from kubesched.framework.registry import default_registry
+
+_OUTPUT = click.option(
+    "--output",
+    "-o",
+    type=click.Choice(["yaml", "json"]),
+    default="yaml",
+    show_default=True,
+    help="Output format.",
+)
+_FILE = click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
+
+
+def _print(document: dict[str, Any], output: str) -> None:
+    if output == "json":
+        click.echo(json.dumps(document, indent=2))
+    else:
+        click.echo(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), nl=False)
+
+
+def _fail(exc: ConfigError) -> NoReturn:
+    """One line per problem on stderr, then exit 1."""
+    prefix = f"{exc.file}: " if exc.file else ""
+    for line in exc.errors:
+        click.echo(f"{prefix}{line}", err=True)
+    raise click.exceptions.Exit(1)
+
+
+@click.group(name="config")
+def command() -> None:
+    """KubeSchedulerConfiguration files: defaults, validation, effective profiles."""
+
+
+@command.command(name="defaults")
+@_OUTPUT
+def defaults(output: str) -> None:
+    """Print the default configuration (upstream's defaults, restricted to installed plugins)."""
+    registry = default_registry()
+    _print(config_document(default_config(registry), registry), output)
+
+
+@command.command(name="validate")
+@_FILE
+@click.option(
+    "--output",
+    "-o",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format; json prints a ValidationResult document either way.",
+)
+def validate(file: str, output: str) -> None:
+    """Check FILE as kube-scheduler would; exit 1 listing every problem."""
+    registry = default_registry()
+    try:
+        cfg = load_config(file, registry=registry)
+    except ConfigError as exc:
+        if output == "json":
+            _print(_validation_result(file, exc.errors), "json")
+            raise click.exceptions.Exit(1) from None
+        _fail(exc)
+    if output == "json":
+        _print(_validation_result(file, []), "json")
+        return
+    names = ", ".join(p.scheduler_name or "" for p in cfg.profiles)
+    count = len(cfg.profiles)
+    click.echo(f"{file}: OK ({count} profile{'s' if count != 1 else ''}: {names})")
+
+
+def _validation_result(file: str, errors: list[str]) -> dict[str, Any]:
+    return {
+        "apiVersion": API_VERSION,
+        "kind": "ValidationResult",
+        "file": file,
+        "valid": not errors,
+        "errors": errors,
+    }
+
+
+@command.command(name="show")
+@_FILE
+@_OUTPUT
+def show(file: str, output: str) -> None:
+    """Print the effective profiles of FILE: plugins per extension point, weights, args."""
+    registry = default_registry()
+    try:
+        cfg = load_config(file, registry=registry)
+        profiles = effective_profiles(cfg, registry)
+    except ConfigError as exc:
+        _fail(exc)
+    document = {"apiVersion": API_VERSION, **effective_document(cfg, profiles, registry)}
+    _print(document, output)
