@@ -239,7 +239,7 @@ def test_leftover_flush_after_five_minutes() -> None:
     queue.add(make_pod("p").obj())
     entry = _popped(queue, "p")
     _fail(queue, entry, "Fit")
-    assert queue.leftover_deadline(entry) == 300.0
+    assert queue.leftover_deadline(entry) == pytest.approx(300.0)
     clock.advance_to(300.0)
     queue.flush_unschedulable_leftover()
     assert queue.pending_counts()["unschedulable"] == 1

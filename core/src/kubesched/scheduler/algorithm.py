@@ -9,7 +9,8 @@ total score wins, ties broken at random by the scheduler's seeded generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from typing import overload
 
 import numpy as np
 from attrs import define, field
@@ -20,6 +21,7 @@ from kubesched.framework.cycle_state import CycleState
 from kubesched.framework.diagnosis import Diagnosis, FitError
 from kubesched.framework.runtime import FilterOutcome, Framework, ScoreOutcome
 from kubesched.framework.status import Code, Status
+from kubesched.framework.types import NodeInfo
 from kubesched.scheduler.snapshot import Snapshot
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
@@ -62,16 +64,41 @@ class NodeStatusView(Mapping[str, Status]):
         return self._snapshot.num_nodes
 
 
+class NodeRows(Sequence[NodeInfo]):
+    """The NodeInfos at some table rows, without building a list (PreScore's `nodes`)."""
+
+    __slots__ = ("_infos", "_rows")
+
+    def __init__(self, node_infos: Sequence[NodeInfo], rows: NDArray[np.intp]) -> None:
+        self._infos = node_infos
+        self._rows = rows
+
+    @overload
+    def __getitem__(self, i: int) -> NodeInfo: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[NodeInfo]: ...
+
+    def __getitem__(self, i: int | slice) -> NodeInfo | Sequence[NodeInfo]:
+        if isinstance(i, slice):
+            return NodeRows(self._infos, self._rows[i])
+        return self._infos[int(self._rows[i])]
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 @define
 class ScheduleResult:
     """The chosen node, how many nodes were looked at and passed, and what Filter and Score
-    said about each (for explanations)."""
+    said about each (for explanations): `feasible_rows` are snapshot table rows, aligned
+    with `scores`."""
 
     host: str
     evaluated: int
     feasible: int
     filter_statuses: dict[str, Status] = field(factory=dict)
-    feasible_names: list[str] = field(factory=list)
+    feasible_rows: NDArray[np.intp] = field(factory=lambda: np.empty(0, dtype=np.intp))
     scores: ScoreOutcome | None = None
 
 
@@ -99,22 +126,22 @@ class Algorithm:
         if num_nodes == 0:
             raise ScheduleError(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_NODES_AVAILABLE))
         diagnosis = Diagnosis()
-        outcome, names = self._find_nodes_that_fit(fw, state, pod, snapshot, diagnosis)
-        if not names:
+        rows = self._find_nodes_that_fit(fw, state, pod, snapshot, diagnosis)
+        if not len(rows):
             raise FitError(pod, num_nodes, diagnosis)
         statuses = diagnosis.node_to_status
-        if len(names) == 1:
-            return ScheduleResult(names[0], 1 + len(statuses), 1, statuses, names)
-        rows = outcome.rows
+        names = snapshot.node_table.names
+        if len(rows) == 1:
+            return ScheduleResult(names[int(rows[0])], 1 + len(statuses), 1, statuses, rows)
         scores = self._prioritize(fw, state, pod, snapshot, rows)
         totals = scores.totals if scores is not None else np.ones(len(rows), dtype=np.int64)
         best = np.flatnonzero(totals == totals.max())
-        host = names[int(best[self.rng.randrange(len(best))])]
-        return ScheduleResult(host, len(names) + len(statuses), len(names), statuses, names, scores)
+        host = names[int(rows[best[self.rng.randrange(len(best))]])]
+        return ScheduleResult(host, len(rows) + len(statuses), len(rows), statuses, rows, scores)
 
     def _find_nodes_that_fit(
         self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot, diagnosis: Diagnosis
-    ) -> tuple[FilterOutcome, list[str]]:
+    ) -> NDArray[np.intp]:
         table = snapshot.node_table
         pre_result, status, narrowing = fw.run_pre_filter_plugins(state, pod, snapshot.node_infos())
         diagnosis.unschedulable_plugins = set(narrowing)
@@ -124,13 +151,13 @@ class Algorithm:
             diagnosis.absent_nodes_status = status
             diagnosis.pre_filter_msg = status.message()
             diagnosis.add_plugin_status(status)
-            return FilterOutcome(rows=np.empty(0, dtype=np.intp)), []
+            return np.empty(0, dtype=np.intp)
         nominated = pod.status.nominated_node_name
         if nominated and nominated in table.index:
             rows = np.array([table.index[nominated]], dtype=np.intp)
             outcome = self._filter(fw, state, pod, snapshot, rows, 0, 1, diagnosis)
             if outcome.error is None and len(outcome.rows):
-                return outcome, [nominated]
+                return outcome.rows
         rows = fw.candidate_rows(table, pre_result)
         if pre_result is not None and pre_result.node_names is not None:
             plugins = " ".join(sorted(narrowing))
@@ -150,7 +177,7 @@ class Algorithm:
         self.next_start_node_index = (self.next_start_node_index + processed) % snapshot.num_nodes
         if outcome.error is not None:
             raise ScheduleError(outcome.error)
-        return outcome, [table.names[r] for r in outcome.rows.tolist()]
+        return outcome.rows
 
     @staticmethod
     def _filter(
@@ -178,8 +205,8 @@ class Algorithm:
         """Scores of the feasible rows; None when the profile has no Score plugin (all 1)."""
         if not fw.has_score_plugins():
             return None
-        node_infos = snapshot.node_table.node_infos
-        status = fw.run_pre_score_plugins(state, pod, [node_infos[r] for r in rows.tolist()])
+        nodes = NodeRows(snapshot.node_table.node_infos, rows)
+        status = fw.run_pre_score_plugins(state, pod, nodes)
         if status is not None and not status.is_success():
             raise ScheduleError(status)
         scores = fw.run_score_plugins(state, pod, snapshot.node_table, rows)

@@ -10,6 +10,8 @@ last snapshot, so `update_snapshot` copies only those.
 
 from __future__ import annotations
 
+import copy
+
 from attrs import define
 
 from kubesched.api import Node, Pod
@@ -27,7 +29,18 @@ class CacheError(KubeschedError):
 class _PodState:
     pod: Pod
     assumed: bool
+    info: PodInfo
     binding_finished: bool = False
+
+
+def _same_requests(a: Pod, b: Pod) -> bool:
+    """Do both pod objects share the fields requests come from (one derived from the other)?"""
+    sa, sb = a.spec, b.spec
+    return (
+        sa.containers is sb.containers
+        and sa.init_containers is sb.init_containers
+        and sa.overhead is sb.overhead
+    )
 
 
 class Cache:
@@ -77,12 +90,16 @@ class Cache:
 
     # -- pods ----------------------------------------------------------------
 
-    def assume_pod(self, pod: Pod) -> None:
-        """Put the pod on `pod.spec.node_name` before it is bound."""
+    def assume_pod(self, pod: Pod, derived_from: PodInfo | None = None) -> None:
+        """Put the pod on `pod.spec.node_name` before it is bound.
+
+        `derived_from`, the PodInfo of the same pod before `spec.nodeName` was set, saves
+        recomputing its requests.
+        """
         if pod.uid in self._pods:
             raise CacheError(f"pod {pod.key}({pod.uid}) is in the cache, so can't be assumed")
-        self._add_to_node(pod)
-        self._pods[pod.uid] = _PodState(pod, assumed=True)
+        info = self._add_to_node(pod, derived_from)
+        self._pods[pod.uid] = _PodState(pod, assumed=True, info=info)
 
     def finish_binding(self, pod: Pod) -> None:
         """Binding returned; the pod stays assumed until the bound pod is added."""
@@ -110,17 +127,20 @@ class Cache:
         state = self._pods.get(pod.uid)
         if state is not None and not state.assumed:
             raise CacheError(f"pod {pod.key}({pod.uid}) was already in added state")
+        template = None
         if state is not None:
             self._remove_from_node(state.pod)
-        self._add_to_node(pod)
-        self._pods[pod.uid] = _PodState(pod, assumed=False)
+            if _same_requests(state.pod, pod):
+                template = state.info
+        info = self._add_to_node(pod, template)
+        self._pods[pod.uid] = _PodState(pod, assumed=False, info=info)
 
     def update_pod(self, old: Pod, new: Pod) -> None:
         state = self._pods.get(old.uid)
         if state is None or state.assumed:
             raise CacheError(f"pod {old.key}({old.uid}) is not added to scheduler cache")
         self._remove_from_node(state.pod)
-        self._add_to_node(new)
+        state.info = self._add_to_node(new)
         state.pod = new
 
     def remove_pod(self, pod: Pod) -> None:
@@ -137,13 +157,20 @@ class Cache:
         state = self._pods.get(pod.uid)
         return None if state is None else state.pod
 
-    def _add_to_node(self, pod: Pod) -> None:
+    def _add_to_node(self, pod: Pod, template: PodInfo | None = None) -> PodInfo:
+        """Add the pod to its node; `template` is a PodInfo of the same containers to copy."""
+        if template is None:
+            info = PodInfo(pod)
+        else:
+            info = copy.copy(template)
+            info.pod = pod
         name = pod.spec.node_name
         ni = self._nodes.get(name)
         if ni is None:
             ni = self._nodes[name] = NodeInfo()
-        ni.add_pod_info(PodInfo(pod))
+        ni.add_pod_info(info)
         self._dirty.add(name)
+        return info
 
     def _remove_from_node(self, pod: Pod) -> None:
         name = pod.spec.node_name

@@ -97,21 +97,33 @@ class KeyedHeap(Generic[T]):
         return moved
 
     def _down(self, i: int) -> None:
+        """Sift down bottom-up (Floyd): follow the lesser child to a leaf, then climb back.
+
+        About log2(n) comparisons instead of 2·log2(n): `less` may be a plugin.
+        """
         items, index, key, less = self._items, self._index, self._key, self._less
         n = len(items)
         item = items[i]
-        while True:
-            child = 2 * i + 1
-            if child >= n:
-                break
+        start = i
+        child = 2 * i + 1
+        while child < n:
             right = child + 1
             if right < n and less(items[right], items[child]):
                 child = right
             below = items[child]
-            if not less(below, item):
-                break
             items[i] = below
             index[key(below)] = i
             i = child
+            child = 2 * i + 1
+        items[i] = item
+        index[key(item)] = i
+        while i > start:
+            parent = (i - 1) >> 1
+            above = items[parent]
+            if not less(item, above):
+                break
+            items[i] = above
+            index[key(above)] = i
+            i = parent
         items[i] = item
         index[key(item)] = i

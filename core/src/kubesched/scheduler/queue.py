@@ -46,6 +46,8 @@ DEFAULT_MAX_IN_UNSCHEDULABLE = 5 * 60.0
 UNSCHEDULABLE_FLUSH_PERIOD = 30.0
 """How often upstream looks for pods that sat in unschedulablePods too long."""
 BACKOFF_ORDERING_WINDOW = 1.0
+ARRIVAL_TICK = 1e-9
+"""Queue timestamps taken at one clock instant are this far apart, in arrival order."""
 """Backoff expiries are aligned to whole seconds (KEP-5142)."""
 
 SCHEDULE_ATTEMPT_FAILURE = "ScheduleAttemptFailure"
@@ -77,17 +79,12 @@ class QueueProfile(Protocol):
 
 
 class QueueEntry(QueuedPodInfo):
-    """A QueuedPodInfo plus the queue's own bookkeeping.
+    """A QueuedPodInfo plus the queue's own bookkeeping."""
 
-    `order` increases with every timestamp the queue hands out, so pods stamped
-    at the same instant (a simulated clock stands still) keep arrival order.
-    """
+    __slots__ = ("backoff_expiration", "unschedulable_count")
 
-    __slots__ = ("backoff_expiration", "order", "unschedulable_count")
-
-    def __init__(self, pod_info: PodInfo, timestamp: float, order: int) -> None:
+    def __init__(self, pod_info: PodInfo, timestamp: float) -> None:
         super().__init__(pod_info, timestamp)
-        self.order = order
         self.unschedulable_count = 0
         self.backoff_expiration: float | None = None
 
@@ -147,7 +144,7 @@ class SchedulingQueue:
         self._initial_backoff = initial_backoff
         self._max_backoff = max_backoff
         self._max_in_unschedulable = max_in_unschedulable
-        self._active: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_active)
+        self._active: KeyedHeap[QueueEntry] = KeyedHeap(_uid, less)
         self._backoff: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_backoff_with_priority)
         self._error_backoff: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_backoff)
         self._unschedulable: dict[str, QueueEntry] = {}
@@ -162,7 +159,7 @@ class SchedulingQueue:
         self._in_flight: dict[str, int] = {}
         self._in_flight_events: deque[_InFlightEvent] = deque()
         self._seq = 0
-        self._order = 0
+        self._last_stamp = -math.inf
         self.scheduling_cycle = 0
         self._interest: dict[ClusterEvent, bool] = {}
 
@@ -197,20 +194,15 @@ class SchedulingQueue:
     def error_backoff_entries(self) -> list[QueueEntry]:
         return list(self._error_backoff)
 
-    def _stamp(self) -> tuple[float, int]:
-        """A queue timestamp and its arrival order."""
-        self._order += 1
-        return self._clock.now(), self._order
+    def _stamp(self) -> float:
+        """A queue timestamp: the clock's time, nudged past the previous stamp if the clock
+        has not moved (a simulated clock stands still), so arrival order is kept."""
+        stamp = max(self._clock.now(), self._last_stamp + ARRIVAL_TICK)
+        self._last_stamp = stamp
+        return stamp
 
     def _new_entry(self, pod: Pod) -> QueueEntry:
-        now, order = self._stamp()
-        return QueueEntry(PodInfo(pod), now, order)
-
-    def _less_active(self, a: QueueEntry, b: QueueEntry) -> bool:
-        """QueueSort, ties (neither before the other) in arrival order."""
-        if self._less(a, b):
-            return True
-        return not self._less(b, a) and a.order < b.order
+        return QueueEntry(PodInfo(pod), self._stamp())
 
     # -- backoff -------------------------------------------------------------------------
 
@@ -243,7 +235,7 @@ class SchedulingQueue:
         ta, tb = self.backoff_expiry(a) or 0.0, self.backoff_expiry(b) or 0.0
         if ta != tb:
             return ta < tb
-        return self._less_active(a, b)
+        return self._less(a, b)
 
     # -- PreEnqueue ------------------------------------------------------------------------
 
@@ -371,7 +363,7 @@ class SchedulingQueue:
             else:
                 entry.unschedulable_count += 1
                 entry.consecutive_errors_count = 0
-            entry.timestamp, entry.order = self._stamp()
+            entry.timestamp = self._stamp()
             entry.backoff_expiration = None
             if self._metrics is not None:
                 for plugin in entry.unschedulable_plugins | entry.pending_plugins:

@@ -337,7 +337,7 @@ class Scheduler:
     ) -> None:
         pod, host = entry.pod, result.host
         assumed = evolve(pod, spec=evolve(pod.spec, node_name=host))
-        self.cache.assume_pod(assumed)
+        self.cache.assume_pod(assumed, entry.pod_info)
         self.nominator.delete_nominated_pod_if_exists(assumed)
         status = fw.run_reserve_plugins_reserve(state, assumed, host)
         if status is None or status.is_success():
@@ -505,8 +505,9 @@ class Scheduler:
         if not self.explain:
             return
         nodes = {name: NodeExplanation(status) for name, status in result.filter_statuses.items()}
-        for i, name in enumerate(result.feasible_names):
-            node = nodes[name] = NodeExplanation()
+        names = self.snapshot.node_table.names
+        for i, row in enumerate(result.feasible_rows.tolist()):
+            node = nodes[names[row]] = NodeExplanation()
             if result.scores is not None:
                 node.total = int(result.scores.totals[i])
                 node.scores = {

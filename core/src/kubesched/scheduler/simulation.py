@@ -119,12 +119,12 @@ class Simulation:
             metrics=metrics,
             explain=explain,
         )
-        self.pending = [p for p in cluster.pods() if not p.spec.node_name]
         self.cycles = 0
 
     def run(self, progress: Progress | None = None) -> SimulationResult:
         sched = self.scheduler
         queue = sched.queue
+        pending = sum(1 for p in self.cluster.pods() if not p.spec.node_name)
         while True:
             sched.pump_bindings()
             queue.flush_backoff_completed()
@@ -133,7 +133,7 @@ class Simulation:
                 sched.schedule_one(entry)
                 self.cycles += 1
                 if progress is not None:
-                    progress(len(sched.outcomes), len(self.pending))
+                    progress(len(sched.outcomes), pending)
                 continue
             if not self._advance_clock():
                 break
@@ -175,8 +175,8 @@ class Simulation:
     def _result(self) -> SimulationResult:
         sched = self.scheduler
         outcomes = list(sched.outcomes.values())
-        for pod in self.pending:
-            if pod.uid in sched.outcomes or not sched.responsible_for(pod):
+        for pod in self.cluster.pods():
+            if pod.spec.node_name or pod.uid in sched.outcomes or not sched.responsible_for(pod):
                 continue
             status = sched.queue.gating_status(pod)
             fw = sched.frameworks[pod.spec.scheduler_name]
