@@ -27,7 +27,6 @@ from kubesched.framework import (
 )
 from kubesched.testing import make_node, make_pod
 from kubesched_nodeaffinity import NodeAffinity, NodeAffinityArgs
-from kubesched_nodeaffinity.normalize import default_normalize_score
 
 LABEL1 = {"foo": "bar"}
 LABEL2 = {"key": "value"}
@@ -167,23 +166,3 @@ def test_score_without_pre_score_reports_a_broken_affinity() -> None:
     assert (status.code, status.message()) == (Code.ERROR, BROKEN_MESSAGE)
     with pytest.raises(PluginError, match="invalid key"):
         NodeAffinity().score_batch(CycleState(), pod(BROKEN), NodeTable([node_info]), np.arange(1))
-
-
-@pytest.mark.parametrize(
-    ("reverse", "scores", "expected"),
-    [
-        (False, [1, 2, 3, 4], [25, 50, 75, 100]),
-        (True, [1, 2, 3, 4], [75, 50, 25, 0]),
-        (False, [1000, 10, 20, 30], [100, 1, 2, 3]),
-        (True, [1000, 10, 20, 30], [0, 99, 98, 97]),
-        (False, [1, 1, 1, 1], [100, 100, 100, 100]),
-        (False, [1000, 1, 1, 1], [100, 0, 0, 0]),
-        (True, [0, 1, 1, 1], [100, 0, 0, 0]),
-        (False, [0, 0, 0], [0, 0, 0]),
-        (True, [0, 0, 0], [100, 100, 100]),
-    ],
-)
-def test_default_normalize_score(reverse: bool, scores: list[int], expected: list[int]) -> None:
-    array = np.array(scores, dtype=np.int64)
-    default_normalize_score(MAX_NODE_SCORE, reverse, array)
-    assert array.tolist() == expected

@@ -10,7 +10,6 @@ from kubesched.api import Node, Pod
 from kubesched.framework import Code, CycleState, NodeInfo, NodeScoreList, Status
 from kubesched.testing import make_node, make_pod
 from kubesched_tainttoleration import TaintToleration
-from kubesched_tainttoleration.normalize import default_normalize_score
 
 PNS = "PreferNoSchedule"
 
@@ -134,23 +133,3 @@ def test_pre_score_state_survives_a_cycle_state_clone() -> None:
 
 
 # (reverse, raw scores, normalised scores)
-NORMALIZE_CASES = [
-    (False, [1, 2, 3, 4], [25, 50, 75, 100]),
-    (True, [1, 2, 3, 4], [75, 50, 25, 0]),
-    (False, [1000, 10, 20, 30], [100, 1, 2, 3]),
-    (True, [1000, 10, 20, 30], [0, 99, 98, 97]),
-    (False, [1, 1, 1, 1], [100, 100, 100, 100]),
-    (False, [1000, 1, 1, 1], [100, 0, 0, 0]),
-    (True, [0, 1, 1, 1], [100, 0, 0, 0]),
-    # Beyond upstream's table: all zero.
-    (True, [0, 0, 0], [100, 100, 100]),
-    (False, [0, 0, 0], [0, 0, 0]),
-    (True, [], []),
-]
-
-
-@pytest.mark.parametrize(("reverse", "raw", "expected"), NORMALIZE_CASES)
-def test_default_normalize_score(reverse: bool, raw: list[int], expected: list[int]) -> None:
-    scores = np.array(raw, dtype=np.int64)
-    default_normalize_score(100, reverse, scores)
-    assert scores.tolist() == expected

@@ -27,11 +27,11 @@ from kubesched.framework import (
     PreFilterResult,
     Status,
 )
+from kubesched.framework.helpers import default_normalize_score
 from kubesched_nodeaffinity.args import NodeAffinityArgs
 from kubesched_nodeaffinity.columns import preferred_scores, required_mask, selector_mask
 from kubesched_nodeaffinity.field_errors import SelectorParseError
 from kubesched_nodeaffinity.hints import schedulable_after_node_change
-from kubesched_nodeaffinity.normalize import default_normalize_score
 from kubesched_nodeaffinity.pod_affinity import (
     RequiredNodeAffinity,
     pinned_node_names,

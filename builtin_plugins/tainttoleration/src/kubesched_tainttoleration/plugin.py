@@ -24,11 +24,11 @@ from kubesched.framework import (
     NodeTable,
     Status,
 )
+from kubesched.framework.helpers import default_normalize_score
 from kubesched_tainttoleration.hints import (
     schedulable_after_node_change,
     schedulable_after_pod_toleration_change,
 )
-from kubesched_tainttoleration.normalize import default_normalize_score
 from kubesched_tainttoleration.taint_sets import TaintSetIndex
 from kubesched_tainttoleration.tolerations import (
     all_tolerated,
