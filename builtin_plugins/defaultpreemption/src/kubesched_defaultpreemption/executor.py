@@ -74,8 +74,14 @@ def prepare_candidate(
             return Status.error(e)
     for nominated in handle.nominator.nominated_pods_for_node(candidate.node_name):
         if nominated.pod.priority < preemptor.priority:
-            try:
-                handle.client.update_pod_status(nominated.pod, nominated_node_name="")
-            except Exception:  # not critical: upstream logs it and carries on
-                continue
+            clear_nomination(handle, nominated.pod)
     return None
+
+
+def clear_nomination(handle: Handle, pod: Pod) -> None:
+    """Clear the pod's `status.nominatedNodeName`; a failure is not critical (upstream
+    logs it and carries on)."""
+    try:
+        handle.client.update_pod_status(pod, nominated_node_name="")
+    except Exception:  # the cluster client's failure, whatever its type
+        return

@@ -25,6 +25,7 @@ from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption
 from kubesched_defaultpreemption.executor import (
     DISRUPTION_TARGET,
     PREEMPTION_BY_SCHEDULER,
+    clear_nomination,
     prepare_candidate,
 )
 from kubesched_defaultpreemption.importance import MoreImportantPod, more_important_pod
@@ -110,7 +111,7 @@ class DefaultPreemption:
             return Status.error(result.error_message())
         if not result.candidates:
             if nominated:
-                self.handle.client.update_pod_status(pod, nominated_node_name="")
+                clear_nomination(self.handle, pod)
             diagnosis = Diagnosis(
                 node_to_status=result.node_statuses,
                 absent_nodes_status=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL_REASON),
