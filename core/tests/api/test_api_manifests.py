@@ -223,8 +223,16 @@ def test_directory_is_read_recursively_in_sorted_order(tmp_path: Path) -> None:
     assert all(w.startswith(str(tmp_path / "a.yml")) for w in objects.warnings)
 
 
-def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("kind: Node\nmetadata: {name: n1}\n"))
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kind: Node\nmetadata: {name: n1}\n",
+        '{"kind": "Node", "metadata": {"name": "n1"}}',
+        "{kind: Node, metadata: {name: n1}}",
+    ],
+)
+def test_stdin_yaml_or_json(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
     (node,) = load_manifests("-").nodes
     assert node.name == "n1"
 
