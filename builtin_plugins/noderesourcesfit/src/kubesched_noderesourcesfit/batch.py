@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
+
 from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
 from kubesched.api.resources import is_scalar_resource_name
 from kubesched.framework import MAX_NODE_SCORE, NodeTable
-from numpy.typing import NDArray
-
 from kubesched_noderesourcesfit.args import (
     LEAST_ALLOCATED,
     MAX_UTILIZATION,

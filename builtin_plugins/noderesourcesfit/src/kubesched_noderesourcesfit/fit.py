@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from attrs import frozen
+
 from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod, pod_requests
 from kubesched.api.resources import is_extended_resource_name, is_scalar_resource_name
 from kubesched.framework import NodeInfo

@@ -11,7 +11,6 @@ from __future__ import annotations
 from kubesched.api import PODS, Node, Pod, pod_requests
 from kubesched.api.resources import is_scalar_resource_name
 from kubesched.framework import NodeInfo, QueueingHint
-
 from kubesched_noderesourcesfit.fit import NATIVE_RESOURCES, compute_fit_request, fits_request
 
 

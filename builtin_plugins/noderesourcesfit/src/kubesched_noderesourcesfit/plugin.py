@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-import kubesched
 import numpy as np
 from attrs import frozen
+from numpy.typing import NDArray
+
+import kubesched
 from kubesched.api import Pod
 from kubesched.errors import ConfigError, PluginError
 from kubesched.framework import (
@@ -23,8 +25,6 @@ from kubesched.framework import (
     StateData,
     Status,
 )
-from numpy.typing import NDArray
-
 from kubesched_noderesourcesfit import batch, hints
 from kubesched_noderesourcesfit.args import NodeResourcesFitArgs
 from kubesched_noderesourcesfit.fit import FitRequest, compute_fit_request, fits_request

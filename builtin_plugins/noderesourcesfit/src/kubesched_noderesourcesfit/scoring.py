@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, NON_ZERO_DEFAULTS, Pod, pod_requests
 from kubesched.api.resources import is_scalar_resource_name
 from kubesched.framework import MAX_NODE_SCORE, NodeInfo
-
 from kubesched_noderesourcesfit.args import (
     LEAST_ALLOCATED,
     MAX_CUSTOM_PRIORITY_SCORE,
