@@ -1,0 +1,62 @@
+"""Pages that describe a contract of the code name every part of it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kubesched.cli.plugins import describe_plugins
+from kubesched.framework.hookspecs import EXTENSION_POINTS
+from kubesched.framework.profile import CONFIG_POINTS, POINT_HOOKS, POINT_TITLES
+from kubesched.framework.registry import IN_TREE_DISTRIBUTIONS, Registry
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def read(page: str) -> str:
+    return (DOCS / page).read_text(encoding="utf-8")
+
+
+def mermaid_blocks(text: str) -> list[str]:
+    return re.findall(r"^```mermaid\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def test_pipeline_diagram_shows_every_extension_point() -> None:
+    (diagram,) = mermaid_blocks(read("concepts/pipeline.md"))
+    missing = [title for title in POINT_TITLES.values() if not re.search(rf"\b{title}\b", diagram)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("hook", EXTENSION_POINTS)
+def test_extension_points_page_covers_every_hook(hook: str) -> None:
+    assert f"`{hook}" in read("concepts/extension-points.md")
+
+
+@pytest.mark.parametrize("point", CONFIG_POINTS)
+def test_extension_points_table_names_every_config_point_and_its_hooks(point: str) -> None:
+    row = next(
+        line
+        for line in read("concepts/extension-points.md").splitlines()
+        if line.startswith(f"| `{point}` |")
+    )
+    hooks = re.findall(r"`([a-z_]+)`", row.split("|")[2])
+    assert hooks == list(POINT_HOOKS[point])
+
+
+def test_json_output_page_documents_every_plugins_field() -> None:
+    registry = Registry.discover({"KUBESCHED_LOAD_PLUGINS": ""})
+    emitted = set(describe_plugins(registry)[0])
+    documented = set(
+        re.findall(r"^\| `plugins\[\]\.(\w+)` \|", read("reference/json-output.md"), re.M)
+    )
+    assert documented == emitted
+
+
+def test_plugins_index_lists_every_in_tree_distribution_with_its_page() -> None:
+    text = read("plugins/index.md")
+    for distribution in IN_TREE_DISTRIBUTIONS:
+        slug = distribution.removeprefix("kubesched-")
+        assert f"`{distribution}`" in text
+        assert f"]({slug}.md)" in text
