@@ -89,6 +89,7 @@ class NodeResourcesBalancedAllocationArgs:
 class ScoringStrategy:
     type: str = "LeastAllocated"
     resources: list[ResourceSpec] = field(factory=_default_resources)
+    requested_to_capacity_ratio: dict[str, Any] | None = None
 
 
 @frozen

@@ -29,12 +29,19 @@ EFFECTIVE_KIND = "EffectiveConfiguration"
 
 
 def config_document(cfg: KubeSchedulerConfiguration, registry: Registry) -> dict[str, Any]:
-    """The configuration as a kube-scheduler config file, typed args with their kind."""
-    document: dict[str, Any] = {"apiVersion": API_VERSION, "kind": KIND, **unstructure(cfg)}
-    for profile_doc, profile in zip(document["profiles"], cfg.profiles, strict=True):
-        profile_doc["pluginConfig"] = [args_document(e, registry) for e in profile.plugin_config]
-    pruned: dict[str, Any] = omit_empty(document)
-    return pruned
+    """The configuration as a kube-scheduler config file, typed args with their kind.
+
+    Empty and unset fields are left out, as kube-scheduler prints them; args a
+    plugin takes as written are printed as written.
+    """
+    document: dict[str, Any] = omit_empty(
+        {"apiVersion": API_VERSION, "kind": KIND, **unstructure(cfg)}
+    )
+    for profile_doc, profile in zip(document.get("profiles", []), cfg.profiles, strict=True):
+        entries = [args_document(e, registry) for e in profile.plugin_config]
+        if entries:
+            profile_doc["pluginConfig"] = entries
+    return document
 
 
 def _profile_document(profile: EffectiveProfile, registry: Registry) -> dict[str, Any]:
