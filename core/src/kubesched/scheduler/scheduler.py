@@ -487,6 +487,13 @@ class Scheduler:
             self.cluster.update_pod_status(live, condition=condition, nominated_node_name=nominated)
         self.seen_version[pod.uid] = self.cluster_version
 
+    def refresh_gauges(self) -> None:
+        """Bring scheduler_pending_pods and the cache size gauges up to date."""
+        for queue, count in self.queue.pending_counts().items():
+            self.metrics.set_pending(queue, count)
+        cache = self.cache
+        self.metrics.set_cache_size(cache.num_nodes, cache.num_pods, cache.num_assumed_pods)
+
     # -- explanations ------------------------------------------------------------------------
 
     def _explain_failure(self, outcome: PodOutcome, err: FitError) -> None:

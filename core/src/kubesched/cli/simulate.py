@@ -1,0 +1,230 @@
+"""`kubesched simulate CLUSTER`: where every pending pod goes, and why.
+
+CLUSTER is a manifest file, a directory of them, or `-` (standard input):
+nodes, pods (those with `spec.nodeName` are running, the others pending),
+PodDisruptionBudgets and PriorityClasses. The pending pods are scheduled with
+the profiles of `--config` (or the defaults) on a simulated clock, and the
+result printed as a table or as a versioned JSON/YAML document. Bad input (a
+manifest or a config that does not load) exits 2 with one line, writing nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from kubesched.api import format_quantity
+from kubesched.api.manifests import load_manifests
+from kubesched.cli.output import API_VERSION
+from kubesched.cluster.memory import InMemoryCluster
+from kubesched.config import default_config, effective_profiles, load_config
+from kubesched.config.types import KubeSchedulerConfiguration
+from kubesched.errors import ConfigError, InputError
+from kubesched.framework.profile import EffectiveProfile
+from kubesched.framework.registry import Registry, default_registry
+from kubesched.scheduler.metrics import SchedulerMetrics
+from kubesched.scheduler.outcome import PodOutcome
+from kubesched.scheduler.report import result_document
+from kubesched.scheduler.scheduler import SchedulerSettings
+from kubesched.scheduler.simulation import Simulation, SimulationResult
+
+PROGRESS_AFTER_SECONDS = 2.0
+"""A progress bar appears (on a terminal) once a simulation has run this long."""
+STATUS_STYLES = {"Scheduled": "green", "Unschedulable": "yellow", "Error": "red"}
+
+
+def _profiles(
+    config: Path | None, registry: Registry
+) -> tuple[KubeSchedulerConfiguration, list[EffectiveProfile]]:
+    """The configuration and its effective profiles; a config problem is bad input (exit 2)."""
+    try:
+        cfg = load_config(config) if config is not None else default_config(registry)
+        return cfg, effective_profiles(cfg, registry)
+    except ConfigError as exc:
+        where = exc.file or (str(config) if config is not None else None)
+        raise InputError("; ".join(exc.errors), file=where) from None
+
+
+class _ProgressBar:
+    """A rich progress bar on stderr, shown only on a terminal and only for long runs."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._start = time.monotonic()
+        self._progress: Progress | None = None
+        self._task: Any = None
+
+    def __call__(self, decided: int, pending: int) -> None:
+        if self._progress is None:
+            if not self._console.is_terminal:
+                return
+            if time.monotonic() - self._start < PROGRESS_AFTER_SECONDS:
+                return
+            self._progress = Progress(
+                "scheduling",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=self._console,
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("pods", total=pending)
+        self._progress.update(self._task, completed=decided, total=pending)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def _node_or_reason(outcome: PodOutcome) -> str:
+    if outcome.node is not None:
+        return outcome.node
+    return outcome.message
+
+
+def _print_table(console: Console, result: SimulationResult, explain: bool) -> None:
+    pods = Table(title="Pending pods, in scheduling order", title_justify="left")
+    pods.add_column("#", justify="right")
+    pods.add_column("Pod")
+    pods.add_column("Status")
+    pods.add_column("Node or reason", overflow="fold")
+    pods.add_column("Attempts", justify="right")
+    for i, outcome in enumerate(result.outcomes, 1):
+        style = STATUS_STYLES.get(outcome.status, "")
+        extra = ""
+        if outcome.nominated_node and outcome.node is None:
+            extra = f" (nominated to {outcome.nominated_node})"
+        if outcome.victims:
+            extra += f" (preempted {', '.join(outcome.victims)})"
+        pods.add_row(
+            str(i),
+            outcome.pod,
+            f"[{style}]{outcome.status}[/]",
+            _node_or_reason(outcome) + extra,
+            str(outcome.attempts),
+        )
+    console.print(pods)
+    if explain:
+        for outcome in result.outcomes:
+            _print_explanation(console, outcome)
+    s = result.summary
+    console.print(
+        f"Scheduled: {s.scheduled}   Unschedulable: {s.unschedulable}   Errors: {s.errors}   "
+        f"Pods for other schedulers (left alone): {s.other_schedulers}"
+    )
+    nodes = Table(title="Nodes", title_justify="left")
+    for column in ("Node", "CPU requested", "Memory requested", "Pods"):
+        nodes.add_column(column, justify="left" if column == "Node" else "right")
+    for u in s.nodes:
+        nodes.add_row(
+            u.name,
+            _share(u.cpu_requested, u.cpu_allocatable, milli=True),
+            _share(u.memory_requested, u.memory_allocatable),
+            f"{u.pods}/{u.pods_allowed}",
+        )
+    console.print(nodes)
+
+
+def _share(used: int, total: int, milli: bool = False) -> str:
+    percent = f" ({100 * used // total}%)" if total else ""
+    return f"{format_quantity(used, milli=milli)}/{format_quantity(total, milli=milli)}{percent}"
+
+
+def _print_explanation(console: Console, outcome: PodOutcome) -> None:
+    table = Table(title=f"{outcome.pod}: last attempt", title_justify="left")
+    table.add_column("Node")
+    table.add_column("Filter", overflow="fold")
+    plugins = sorted({p for n in (outcome.nodes or {}).values() for p in n.scores})
+    for plugin in plugins:
+        table.add_column(plugin, justify="right")
+    table.add_column("Total", justify="right")
+    for name, node in (outcome.nodes or {}).items():
+        verdict = "passed"
+        if node.filter is not None:
+            verdict = f"{node.filter.plugin}: {node.filter.message()}"
+        scores = [str(node.scores[p][1]) if p in node.scores else "" for p in plugins]
+        total = "" if node.total is None else str(node.total)
+        table.add_row(name, verdict, *scores, total)
+    console.print(table)
+
+
+@click.command(name="simulate")
+@click.argument("cluster", type=click.Path(allow_dash=True))
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default profiles "
+    "without it.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of tie-breaking.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Choice(["table", "json", "yaml"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@click.option("--explain", is_flag=True, help="Also show every node's Filter and Score results.")
+@click.option(
+    "--metrics",
+    "metrics_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the scheduler's metrics to this file (Prometheus text format).",
+)
+def command(
+    cluster: str,
+    config: Path | None,
+    seed: int,
+    output: str,
+    explain: bool,
+    metrics_file: Path | None,
+) -> None:
+    """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
+    registry = default_registry()
+    cfg, profiles = _profiles(config, registry)
+    objects = load_manifests(cluster)
+    memory = InMemoryCluster(
+        nodes=objects.nodes,
+        pods=objects.pods,
+        pod_disruption_budgets=objects.pod_disruption_budgets,
+        priority_classes=objects.priority_classes,
+    )
+    settings = SchedulerSettings(
+        percentage_of_nodes_to_score=cfg.percentage_of_nodes_to_score,
+        pod_initial_backoff_seconds=float(cfg.pod_initial_backoff_seconds),
+        pod_max_backoff_seconds=float(cfg.pod_max_backoff_seconds),
+    )
+    metrics = SchedulerMetrics()
+    simulation = Simulation(
+        memory, profiles, registry, settings=settings, seed=seed, explain=explain, metrics=metrics
+    )
+    stderr = Console(stderr=True)
+    for warning in objects.warnings:
+        stderr.print(f"warning: {warning}", markup=False, highlight=False)
+    bar = _ProgressBar(stderr)
+    try:
+        result = simulation.run(bar)
+    finally:
+        bar.close()
+    if metrics_file is not None:
+        simulation.scheduler.refresh_gauges()
+        metrics_file.write_bytes(metrics.exposition())
+    if output == "table":
+        _print_table(Console(), result, explain)
+        return
+    document = {"apiVersion": API_VERSION, **result_document(result, explain)}
+    if output == "json":
+        click.echo(json.dumps(document, indent=2))
+    else:
+        sys.stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))

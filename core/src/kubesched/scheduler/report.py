@@ -1,0 +1,87 @@
+"""A simulation's result as plain data: the body of `kubesched simulate --output json|yaml`.
+
+The document is a public, versioned API (documented in
+docs/reference/simulate-output.md); the CLI adds `apiVersion`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubesched.framework.status import Status
+from kubesched.scheduler.outcome import NodeExplanation, PodOutcome
+from kubesched.scheduler.simulation import NodeUsage, SimulationResult, Summary
+
+KIND = "SimulationResult"
+
+
+def _filter(status: Status | None) -> dict[str, Any]:
+    if status is None:
+        return {"code": "Success", "plugin": None, "reasons": []}
+    return {
+        "code": str(status.code),
+        "plugin": status.plugin or None,
+        "reasons": list(status.reasons),
+    }
+
+
+def _node(node: NodeExplanation) -> dict[str, Any]:
+    return {
+        "filter": _filter(node.filter),
+        "scores": {
+            plugin: {"normalized": normalized, "weighted": weighted}
+            for plugin, (normalized, weighted) in node.scores.items()
+        },
+        "total": node.total,
+    }
+
+
+def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
+    """One pending pod: where it went or why not; with `explain`, every node of its last attempt."""
+    doc: dict[str, Any] = {
+        "pod": outcome.pod,
+        "node": outcome.node,
+        "status": outcome.status,
+        "message": outcome.message,
+        "attempts": outcome.attempts,
+        "nominatedNode": outcome.nominated_node,
+        "victims": list(outcome.victims),
+    }
+    if explain:
+        doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}
+    return doc
+
+
+def _usage(usage: NodeUsage) -> dict[str, Any]:
+    return {
+        "name": usage.name,
+        "cpu": {
+            "requestedMillicores": usage.cpu_requested,
+            "allocatableMillicores": usage.cpu_allocatable,
+        },
+        "memory": {
+            "requestedBytes": usage.memory_requested,
+            "allocatableBytes": usage.memory_allocatable,
+        },
+        "pods": {"count": usage.pods, "allocatable": usage.pods_allowed},
+    }
+
+
+def summary_document(summary: Summary, simulated_seconds: float) -> dict[str, Any]:
+    return {
+        "scheduled": summary.scheduled,
+        "unschedulable": summary.unschedulable,
+        "errors": summary.errors,
+        "otherSchedulers": summary.other_schedulers,
+        "simulatedSeconds": simulated_seconds,
+        "nodes": [_usage(u) for u in summary.nodes],
+    }
+
+
+def result_document(result: SimulationResult, explain: bool = False) -> dict[str, Any]:
+    """`kind`, `results` (one per pending pod, first-attempt order) and `summary`."""
+    return {
+        "kind": KIND,
+        "results": [outcome_document(o, explain) for o in result.outcomes],
+        "summary": summary_document(result.summary, result.simulated_seconds),
+    }
