@@ -2,6 +2,7 @@
 {%- set name = cookiecutter.plugin_name -%}
 {%- set node_points = points | select("in", ["pre_filter", "filter", "pre_score", "score"]) | list -%}
 {%- set pod_points = points | select("in", ["pre_enqueue", "queue_sort", "permit", "post_bind"]) | list -%}
+{%- set per_node_points = points | select("in", ["filter", "score"]) | list -%}
 {%- set stdlib = [] -%}
 {%- if "post_bind" in points %}{% set _ = stdlib.append("import logging") %}{% endif -%}
 {%- if "queue_sort" in points %}{% set _ = stdlib.append("from functools import cmp_to_key") %}{% endif -%}
@@ -12,7 +13,7 @@
 {%- set framework = [] -%}
 {%- set status_points = points | select("in", ["pre_enqueue", "pre_filter", "filter", "post_filter", "permit"]) | list -%}
 {%- if status_points or "pre_score" in points %}{% set _ = framework.append("Code") %}{% endif -%}
-{%- if "reserve" in points %}{% set _ = framework.append("CycleState") %}{% endif -%}
+{%- if "reserve" in points or per_node_points %}{% set _ = framework.append("CycleState") %}{% endif -%}
 {%- if node_points %}{% set _ = framework.append("NodeInfo") %}{% endif -%}
 {%- if "score" in points %}{% set _ = framework.append("NodeScoreList") %}{% endif -%}
 {%- if "queue_sort" in points %}{% set _ = framework.append("PodInfo") %}{% endif -%}
@@ -25,7 +26,7 @@
 {%- if framework %}{% set _ = third_party.append(framework_import) %}{% endif -%}
 {%- set builders = [] -%}
 {%- if node_points %}{% set _ = builders.append("make_node") %}{% endif -%}
-{%- if pod_points %}{% set _ = builders.append("make_pod") %}{% endif -%}
+{%- if pod_points or per_node_points %}{% set _ = builders.append("make_pod") %}{% endif -%}
 {%- if builders %}{% set _ = third_party.append("from kubesched.testing import " ~ builders | join(", ")) %}{% endif -%}
 """{{ name }} at each extension point it implements.
 
@@ -45,6 +46,10 @@ from {{ cookiecutter.module_name }}.plugin import RESERVATION_KEY, Reservation
 {%- if node_points or pod_points %}
 
 KEY = "example.com/tier"
+{%- endif %}
+{%- if per_node_points %}
+WEB = make_pod("web").obj()
+"""Filter and Score do not look at the pod; any pod will do."""
 {%- endif %}
 {%- if node_points %}
 
@@ -134,11 +139,12 @@ def test_pre_filter_rejects_the_pod_when_no_node_has_a_listed_value() -> None:
     ],
 )
 def test_filter_passes_only_nodes_with_a_listed_value(tier: str | None, code: Code) -> None:
-    assert code_of({{ name }}().filter(node_info=node("n1", tier))) == code
+    status = {{ name }}().filter(state=CycleState(), pod=WEB, node_info=node("n1", tier))
+    assert code_of(status) == code
 
 
 def test_filter_says_which_label_was_missing() -> None:
-    assert {{ name }}().filter(node_info=node("n1")) == Status(
+    assert {{ name }}().filter(state=CycleState(), pod=WEB, node_info=node("n1")) == Status(
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
         "node(s) didn't have a listed value of label example.com/tier",
     )
@@ -179,7 +185,7 @@ def test_pre_score_skips_score_when_no_node_has_a_listed_value(
 def test_score_ranks_nodes_by_label_value_and_normalizes_to_100() -> None:
     plugin = {{ name }}()
     nodes = [node("n1", "bronze"), node("n2", "gold"), node("n3"), node("n4", "silver")]
-    raw = [plugin.score(node_info=n) for n in nodes]
+    raw = [plugin.score(state=CycleState(), pod=WEB, node_info=n) for n in nodes]
     assert raw == [1, 3, 0, 2]
     scores = NodeScoreList([n.name for n in nodes], np.array(raw, dtype=np.int64))
     plugin.normalize_score(scores=scores)
@@ -190,7 +196,8 @@ def test_args_choose_the_label_and_the_order() -> None:
     plugin = {{ name }}({{ name }}Args(label_key="zone", values=("b", "a")))
     a = NodeInfo(make_node("a").label("zone", "a").obj())
     b = NodeInfo(make_node("b").label("zone", "b").obj())
-    assert (plugin.score(node_info=a), plugin.score(node_info=b)) == (1, 2)
+    scores = [plugin.score(state=CycleState(), pod=WEB, node_info=n) for n in (a, b)]
+    assert scores == [1, 2]
 
 
 def test_normalize_leaves_all_zero_scores_at_zero() -> None:

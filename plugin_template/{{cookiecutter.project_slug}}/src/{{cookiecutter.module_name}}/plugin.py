@@ -12,7 +12,8 @@
 {%- set framework = [] -%}
 {%- if "score" in points %}{% set _ = framework.append("MAX_NODE_SCORE") %}{% endif -%}
 {%- if status_points %}{% set _ = framework.append("Code") %}{% endif -%}
-{%- if "reserve" in points %}{% set _ = framework.append("CycleState") %}{% endif -%}
+{%- set per_node_points = points | select("in", ["filter", "score"]) | list -%}
+{%- if "reserve" in points or per_node_points %}{% set _ = framework.append("CycleState") %}{% endif -%}
 {%- set _ = framework.append("Handle") -%}
 {%- if node_points %}{% set _ = framework.append("NodeInfo") %}{% endif -%}
 {%- if "score" in points %}{% set _ = framework.append("NodeScoreList") %}{% endif -%}
@@ -33,7 +34,7 @@ from __future__ import annotations
 {% endfor %}{% endif %}
 {% if "reserve" in points %}from attrs import frozen
 {% endif %}from kubesched import hookimpl
-{%- if request_points or "post_bind" in points %}
+{%- if request_points or per_node_points or "post_bind" in points %}
 from kubesched.api import Pod
 {%- endif %}
 from kubesched.framework import (
@@ -114,8 +115,12 @@ class {{ name }}:
 {%- if "filter" in points %}
 
     @hookimpl
-    def filter(self, node_info: NodeInfo) -> Status | None:
-        """Filter: reject a node whose `label_key` label is missing or not in `values`."""
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        """Filter: reject a node whose `label_key` label is missing or not in `values`.
+
+        It runs once per node, so it takes every hookspec argument, in order: the runtime
+        then calls it directly, without an adapter.
+        """
         return None if self._node_rank(node_info) is not None else self._unlisted_node()
 {%- endif %}
 {%- if "post_filter" in points %}
@@ -145,9 +150,13 @@ class {{ name }}:
 {%- if "score" in points %}
 
     @hookimpl
-    def score(self, node_info: NodeInfo) -> int:
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> int:
         """Score: the most preferred value scores len(values), the next one less, a missing
-        or unlisted label 0; NormalizeScore then scales these to 0..100."""
+        or unlisted label 0; NormalizeScore then scales these to 0..100.
+
+        It runs once per node, so it takes every hookspec argument, in order: the runtime
+        then calls it directly, without an adapter.
+        """
         rank = self._node_rank(node_info)
         return 0 if rank is None else len(self.args.values) - rank
 
