@@ -6,10 +6,19 @@ from typing import Any
 
 import pytest
 
-from kubesched.config import KubeSchedulerProfile, Plugin, PluginConfig, Plugins, PluginSet
+from kubesched.config import (
+    KubeSchedulerConfiguration,
+    KubeSchedulerProfile,
+    Plugin,
+    PluginConfig,
+    Plugins,
+    PluginSet,
+    apply_defaults,
+    effective_profiles,
+)
 from kubesched.config.defaults import merge_plugins
 from kubesched.config.profiles import build_profiles
-from kubesched.errors import PluginError
+from kubesched.errors import ConfigError, PluginError
 from kubesched.framework.profile import CONFIG_POINTS, EffectiveProfile
 from kubesched.framework.registry import Registry
 
@@ -446,4 +455,24 @@ def test_plugin_that_fails_to_load_names_profile_and_distribution(make_plugin: A
     assert errors == [
         'profiles[0]: plugin "Broken" from kubesched-broken 1.0 failed to load: ImportError: boom '
         '(needed by profile "test-profile")'
+    ]
+
+
+def test_effective_profiles_raise_config_error_listing_every_problem(
+    kubesched_registry: Registry,
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        effective_profiles(KubeSchedulerConfiguration(parallelism=0), kubesched_registry)
+    assert info.value.errors == [
+        "parallelism: Invalid value: 0: should be an integer value greater than zero",
+        "profiles: Required value",
+    ]
+    # Defaulted, the same configuration only has its own mistake left.
+    with pytest.raises(ConfigError) as info:
+        effective_profiles(
+            apply_defaults(KubeSchedulerConfiguration(parallelism=0), kubesched_registry),
+            kubesched_registry,
+        )
+    assert info.value.errors == [
+        "parallelism: Invalid value: 0: should be an integer value greater than zero"
     ]

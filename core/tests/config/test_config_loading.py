@@ -262,3 +262,30 @@ def test_unreadable_files(
     with pytest.raises(ConfigError) as info:
         load_config(path, registry=kubesched_registry)
     assert info.value.errors == [expected]
+
+
+def test_yaml_merge_keys(kubesched_registry: Registry) -> None:
+    body = (
+        "profiles:\n- &base\n  schedulerName: a\n  percentageOfNodesToScore: 30\n"
+        "- <<: *base\n  schedulerName: b\n"
+    )
+    cfg = parse_config(HEADER + body, registry=kubesched_registry)
+    assert [(p.scheduler_name, p.percentage_of_nodes_to_score) for p in cfg.profiles] == [
+        ("a", 30),
+        ("b", 30),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            "parallelism: !foo 3\n",
+            "line 3, column 14: invalid YAML: could not determine a constructor for the tag '!foo'",
+        ),
+        ("profiles:\n- <<: 3\n", "profiles[0]: a merge key needs a mapping (line 4)"),
+    ],
+    ids=["unknown-tag", "merge-of-a-scalar"],
+)
+def test_yaml_that_is_not_data(body: str, expected: str, kubesched_registry: Registry) -> None:
+    assert errors_of(HEADER + body, kubesched_registry) == [expected]

@@ -398,3 +398,19 @@ def test_qualified_name_messages() -> None:
         "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
         "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
     ]
+
+
+@frozen
+class BrokenArgs:
+    """Args whose validation itself fails."""
+
+    def validate(self, path: str) -> list[str]:
+        raise ValueError("boom")
+
+
+def test_failing_args_validation_is_reported() -> None:
+    cfg = profile(0, plugin_config=[PluginConfig("Broken", BrokenArgs())])
+    assert validate_configuration(cfg) == [
+        'profiles[0].pluginConfig[0].args: validating the args of plugin "Broken" failed: '
+        "ValueError: boom"
+    ]

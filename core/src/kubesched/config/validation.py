@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 import attrs
 
@@ -147,8 +148,18 @@ def _profile_errors(profile: KubeSchedulerProfile, path: str) -> list[str]:
         if entry.name in REMOVED_PLUGINS:
             errors.append(invalid(entry_path, entry.name, _REMOVED_DETAIL))
         elif attrs.has(type(entry.args)) and hasattr(entry.args, "validate"):
-            errors += entry.args.validate(f"{entry_path}.args")
+            errors += _args_errors(entry.name, entry.args, f"{entry_path}.args")
     return errors
+
+
+def _args_errors(name: str, args: Any, path: str) -> list[str]:
+    """The args' own validation; a validator that fails is reported, not raised."""
+    try:
+        return list(args.validate(path))
+    except Exception as exc:
+        return [
+            f'{path}: validating the args of plugin "{name}" failed: {type(exc).__name__}: {exc}'
+        ]
 
 
 def _common_queue_sort_errors(profiles: Sequence[KubeSchedulerProfile]) -> list[str]:
