@@ -110,6 +110,11 @@ def _duration(value: object, _: type) -> timedelta:
     return parse_duration(value)
 
 
+def _json_number(value: float) -> float | int:
+    """50.0 prints as 50, as Go prints a whole float."""
+    return int(value) if value.is_integer() else value
+
+
 def _any(value: object, _: type) -> Any:
     return value
 
@@ -207,6 +212,7 @@ def make_converter() -> cattrs.Converter:
     converter.register_structure_hook_factory(is_sequence, _sequence_hook(converter))
     converter.register_structure_hook_factory(is_mapping, _mapping_hook(converter))
     converter.register_unstructure_hook(timedelta, format_duration)
+    converter.register_unstructure_hook(float, _json_number)
     converter.register_unstructure_hook_factory(attrs.has, _unstructure_attrs(converter))
     return converter
 
