@@ -8,8 +8,8 @@ The conventions, also described in docs/development.md:
 - A block with `title="NAME"` is a file: before anything on the page runs, it
   is written to NAME in the page's scratch directory, which is the working
   directory of every command and is on `sys.path`. A `.py` file must be
-  imported by the page's python (or be a `test_*.py` module, which is run with
-  pytest); `.yaml`, `.json` and `.toml` files must parse.
+  imported by the page's python, or be a `test_*.py` module, which is run with
+  pytest.
 - `console` and `bash` blocks hold `$ ` commands, each followed by the output
   it prints, if shown. A command that starts with `kubesched` (after optional
   `VAR=value` assignments or `uv run`, or as a path such as
@@ -19,7 +19,7 @@ The conventions, also described in docs/development.md:
   It must exit 0, or N when the line ends with the comment `# exits N`. Other
   commands are for the reader's shell and are not run, but must start with a
   program from OTHER_PROGRAMS.
-- Untitled `yaml`, `json` and `toml` blocks must parse.
+- `yaml`, `json` and `toml` blocks, titled or not, must parse.
 - A block preceded by the line `<!-- illustrative -->` is not run; keep them
   rare.
 """
