@@ -476,3 +476,16 @@ def test_effective_profiles_raise_config_error_listing_every_problem(
     assert info.value.errors == [
         "parallelism: Invalid value: 0: should be an integer value greater than zero"
     ]
+
+
+def test_missing_in_tree_plugin_says_how_to_install_it(registry: Registry) -> None:
+    plugins = Plugins(
+        queue_sort=ps(("no-op-queue-sort-plugin",)),
+        bind=ps(("bind-plugin",)),
+        filter=ps(("TaintToleration",)),
+    )
+    _, errors = build_one(plugins, registry)
+    assert errors == [
+        'profiles[0].plugins.filter.enabled[0]: FilterPlugin "TaintToleration" does not exist '
+        "(it is not installed; install it with: pip install kubesched-tainttoleration)"
+    ]

@@ -24,7 +24,7 @@ from kubesched.config.types import KubeSchedulerProfile, Plugins
 from kubesched.errors import PluginError
 from kubesched.framework.interface import PluginFactory
 from kubesched.framework.profile import CONFIG_POINTS, POINT_TITLES, EffectiveProfile
-from kubesched.framework.registry import Registry, implements
+from kubesched.framework.registry import Registry, implements, install_hint
 from kubesched.framework.types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
 
 CONSTRUCTION_ORDER: tuple[str, ...] = (
@@ -53,7 +53,10 @@ def _plugin_type(point: str) -> str:
 
 def _does_not_exist(point: str, name: str) -> str:
     message = f'{_plugin_type(point)} "{name}" does not exist'
-    if name in _UPSTREAM_NAMES:
+    hint = install_hint(name)
+    if hint is not None:
+        message += f" (it is not installed; install it with: {hint})"
+    elif name in _UPSTREAM_NAMES:
         message += " (an upstream default plugin that is not installed here)"
     return message
 

@@ -38,20 +38,30 @@ LOAD_PLUGINS_ENV = "KUBESCHED_LOAD_PLUGINS"
 IN_TREE = "in-tree"
 OUT_OF_TREE = "out-of-tree"
 
-IN_TREE_DISTRIBUTIONS = frozenset(
-    {
-        "kubesched-prioritysort",
-        "kubesched-schedulinggates",
-        "kubesched-nodeunschedulable",
-        "kubesched-nodename",
-        "kubesched-nodeaffinity",
-        "kubesched-noderesourcesfit",
-        "kubesched-tainttoleration",
-        "kubesched-defaultbinder",
-        "kubesched-defaultpreemption",
-    }
-)
+IN_TREE_PLUGINS: Mapping[str, str] = {
+    name: f"kubesched-{name.lower()}"
+    for name in (
+        "PrioritySort",
+        "SchedulingGates",
+        "NodeUnschedulable",
+        "NodeName",
+        "NodeAffinity",
+        "NodeResourcesFit",
+        "TaintToleration",
+        "DefaultBinder",
+        "DefaultPreemption",
+    )
+}
+"""In-tree plugin name -> the distribution that ships it."""
+
+IN_TREE_DISTRIBUTIONS = frozenset(IN_TREE_PLUGINS.values())
 """The distributions that make up upstream's in-tree registry."""
+
+
+def install_hint(name: str) -> str | None:
+    """How to install an in-tree plugin that is missing ("pip install kubesched-nodename")."""
+    dist = IN_TREE_PLUGINS.get(name)
+    return f"pip install {dist}" if dist else None
 
 
 def normalize_distribution_name(name: str) -> str:
@@ -158,7 +168,9 @@ class Registry:
             return factory
         spec = self._specs.get(name)
         if spec is None:
-            raise PluginError(f'plugin "{name}" is not installed')
+            hint = install_hint(name)
+            suffix = f"; install it with: {hint}" if hint else ""
+            raise PluginError(f'plugin "{name}" is not installed{suffix}')
         assert spec.value is not None
         try:
             loaded = md.EntryPoint(name, spec.value, ENTRY_POINT_GROUP).load()
