@@ -54,9 +54,19 @@ def test_json_output_page_documents_every_plugins_field() -> None:
     assert documented == emitted
 
 
-def test_plugins_index_lists_every_in_tree_distribution_with_its_page() -> None:
-    text = read("plugins/index.md")
-    for distribution in IN_TREE_DISTRIBUTIONS:
-        slug = distribution.removeprefix("kubesched-")
-        assert f"`{distribution}`" in text
-        assert f"]({slug}.md)" in text
+def test_plugins_index_lists_every_in_tree_plugin_with_its_page_and_points() -> None:
+    rows = {
+        cells[0]: cells
+        for line in read("plugins/index.md").splitlines()
+        if line.startswith("| [")
+        for cells in [[c.strip() for c in line.strip("|").split("|")]]
+    }
+    registry = Registry.discover({"KUBESCHED_LOAD_PLUGINS": ""})
+    in_tree = [r for r in describe_plugins(registry) if r["source"] == "in-tree"]
+    assert {r["distribution"] for r in in_tree} == IN_TREE_DISTRIBUTIONS
+    for record in in_tree:
+        slug = record["distribution"].removeprefix("kubesched-")
+        distribution, points = rows[f"[{record['name']}]({slug}.md)"][1:3]
+        assert distribution == f"`{record['distribution']}`"
+        shown = [p.strip() for p in points.split(",")]
+        assert shown == [p for p in record["extensionPoints"] if p != "EnqueueExtensions"]
