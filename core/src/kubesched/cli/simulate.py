@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -128,16 +129,20 @@ def _print_table(console: Console, result: SimulationResult, explain: bool) -> N
     for u in s.nodes:
         nodes.add_row(
             u.name,
-            _share(u.cpu_requested, u.cpu_allocatable, milli=True),
-            _share(u.memory_requested, u.memory_allocatable),
+            _share(u.cpu_requested, u.cpu_allocatable, _cores),
+            _share(u.memory_requested, u.memory_allocatable, format_quantity),
             f"{u.pods}/{u.pods_allowed}",
         )
     console.print(nodes)
 
 
-def _share(used: int, total: int, milli: bool = False) -> str:
+def _cores(millicores: int) -> str:
+    return f"{millicores / 1000:g}"
+
+
+def _share(used: int, total: int, show: Callable[[int], str]) -> str:
     percent = f" ({100 * used // total}%)" if total else ""
-    return f"{format_quantity(used, milli=milli)}/{format_quantity(total, milli=milli)}{percent}"
+    return f"{show(used)}/{show(total)}{percent}"
 
 
 def _print_explanation(console: Console, outcome: PodOutcome) -> None:

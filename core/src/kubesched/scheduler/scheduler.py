@@ -521,4 +521,4 @@ class Scheduler:
                     plugin: (int(normalized[i]), int(weighted[i]))
                     for plugin, (normalized, weighted) in result.scores.plugins.items()
                 }
-        outcome.nodes = nodes
+        outcome.nodes = {name: nodes[name] for name in names if name in nodes}
