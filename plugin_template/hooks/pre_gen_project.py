@@ -19,7 +19,27 @@ MODULE_NAME: str = ANSWERS["module_name"]
 EXTENSION_POINTS: str = ANSWERS["extension_points"]
 CHOICES: list[str] = ANSWERS["_extension_point_choices"]
 
-CAMEL_CASE = re.compile(r"[A-Z][A-Za-z0-9]*")
+CAMEL_CASE = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")
+RESERVED = frozenset(
+    {
+        "Any",
+        "Code",
+        "CycleState",
+        "Handle",
+        "Mapping",
+        "NodeInfo",
+        "NodeScoreList",
+        "Pod",
+        "PodInfo",
+        "PreFilterResult",
+        "QueuedPodInfo",
+        "Registry",
+        "Reservation",
+        "Sequence",
+        "Status",
+    }
+)
+"""Names the generated modules import or define; the plugin class must not shadow them."""
 DISTRIBUTION_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
 
 
@@ -27,11 +47,11 @@ def problem() -> str | None:
     """The first thing wrong with the answers, or None."""
     if not CAMEL_CASE.fullmatch(PLUGIN_NAME):
         return (
-            f"plugin_name {PLUGIN_NAME!r} is not a CamelCase identifier: start with a capital "
-            "letter, then only letters and digits (like NodeLabelScore)"
+            f"plugin_name {PLUGIN_NAME!r} is not a CamelCase identifier: a capital letter, "
+            "then letters and digits, at least one of them lower-case (like NodeLabelScore)"
         )
-    if keyword.iskeyword(PLUGIN_NAME):
-        return f"plugin_name {PLUGIN_NAME!r} is a Python keyword; choose another name"
+    if keyword.iskeyword(PLUGIN_NAME) or PLUGIN_NAME in RESERVED:
+        return f"plugin_name {PLUGIN_NAME!r} is taken by Python or the generated code"
     if not DISTRIBUTION_NAME.fullmatch(PROJECT_SLUG):
         return (
             f"project_slug {PROJECT_SLUG!r} is not a valid distribution name: letters, digits, "

@@ -24,7 +24,7 @@ import pytest
 import yaml
 from cookiecutter.exceptions import FailedHookException
 from cookiecutter.main import cookiecutter
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kubesched.cli.main import main
@@ -50,6 +50,16 @@ DEFAULT_FILES = {
     "tests/test_discovery.py",
     "tests/test_plugin.py",
 }
+
+
+def reserved_names() -> set[str]:
+    """The names the template's pre-generation hook refuses as a plugin name."""
+    hook = ast.parse((template_dir() / "hooks" / "pre_gen_project.py").read_text())
+    for node in hook.body:
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "RESERVED":
+            assert isinstance(node.value, ast.Call)
+            return set(ast.literal_eval(node.value.args[0]))
+    raise AssertionError("the hook defines no RESERVED names")
 
 
 def config_point(point: str) -> str:
@@ -291,7 +301,7 @@ def test_free_text_answers_cannot_break_the_pyproject(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["nodeLabel", "Node-Label", "Node Label", "Node_Label", "9Lives", "Nodé", "", 'A"B'],
+    ["nodeLabel", "Node-Label", "Node Label", "Node_Label", "9Lives", "Nodé", "", 'A"B', "GPU"],
 )
 def test_a_bad_plugin_name_is_one_line_and_exit_2(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
@@ -299,8 +309,8 @@ def test_a_bad_plugin_name_is_one_line_and_exit_2(
     assert main(["new-plugin", name, "--no-input", "-o", str(tmp_path / "out")]) == 2
     err = capfd.readouterr().err
     assert err == (
-        f"error: plugin_name {name!r} is not a CamelCase identifier: start with a capital "
-        "letter, then only letters and digits (like NodeLabelScore)\n"
+        f"error: plugin_name {name!r} is not a CamelCase identifier: a capital letter, "
+        "then letters and digits, at least one of them lower-case (like NodeLabelScore)\n"
     )
     assert not any((tmp_path / "out").rglob("*"))
 
@@ -310,18 +320,36 @@ def test_the_installed_command_exits_2_with_the_hook_line(tmp_path: Path) -> Non
     result = run(str(kubesched), "new-plugin", "my-plugin", "--no-input", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "error: plugin_name 'my-plugin' is not a CamelCase identifier: start with a capital "
-        "letter, then only letters and digits (like NodeLabelScore)"
+        "error: plugin_name 'my-plugin' is not a CamelCase identifier: a capital letter, "
+        "then letters and digits, at least one of them lower-case (like NodeLabelScore)"
     ]
     assert result.stdout == ""
     assert not any(tmp_path.iterdir())
 
 
-def test_a_keyword_is_not_a_plugin_name(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    assert main(["new-plugin", "None", "--no-input", "-o", str(tmp_path)]) == 2
+@pytest.mark.parametrize("name", ["None", "True", "Status", "NodeInfo", "Reservation"])
+def test_a_name_python_or_the_generated_code_uses_is_rejected(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
+) -> None:
+    assert main(["new-plugin", name, "--no-input", "-o", str(tmp_path)]) == 2
     assert capfd.readouterr().err == (
-        "error: plugin_name 'None' is a Python keyword; choose another name\n"
+        f"error: plugin_name {name!r} is taken by Python or the generated code\n"
     )
+
+
+def test_the_hook_reserves_every_class_name_the_generated_code_uses(
+    rendered: Callable[[str, tuple[str, ...]], Path],
+) -> None:
+    project = rendered("TierAll", POINTS)
+    used: set[str] = set()
+    for path in project.rglob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ImportFrom):
+                used.update(alias.asname or alias.name for alias in node.names)
+            elif isinstance(node, ast.ClassDef):
+                used.add(node.name)
+    camel_case = {n for n in used if n[0].isupper() and not n.isupper()}
+    assert camel_case - {"TierAll", "TierAllArgs"} == reserved_names()
 
 
 @pytest.mark.parametrize(
@@ -394,21 +422,30 @@ def test_the_command_prints_the_next_steps(
 
 
 @settings(
-    max_examples=8,
+    max_examples=6,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
-    name=st.from_regex(r"[A-Z][A-Za-z0-9]{0,30}", fullmatch=True).filter(
-        lambda n: not keyword.iskeyword(n)
+    name=st.from_regex(r"[A-Z][A-Za-z0-9]{0,19}[a-z][A-Za-z0-9]{0,18}", fullmatch=True).filter(
+        lambda n: not keyword.iskeyword(n) and n not in reserved_names()
     )
 )
-def test_any_camel_case_name_renders_a_matching_package(tmp_path: Path, name: str) -> None:
-    project = render(Path(tempfile.mkdtemp(dir=tmp_path)), plugin_name=name, no_input=True)
+@example(name="NodeResourcesBalancedAllocation")
+@example(name="A" * 39 + "a")
+def test_any_camel_case_name_renders_a_matching_lint_clean_package(
+    tmp_path: Path, name: str
+) -> None:
+    output = Path(tempfile.mkdtemp(dir=tmp_path))
+    project = render(output, plugin_name=name, points=POINTS, no_input=True)
     module = f"kubesched_{name.lower()}"
     assert project.name == f"kubesched-{name.lower()}"
     tree = ast.parse((project / "src" / module / "plugin.py").read_text())
     classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
-    assert classes == [name]
-    entry_points = tomllib.loads((project / "pyproject.toml").read_text())["project"]
-    assert entry_points["entry-points"]["kubesched.plugins"] == {name: f"{module}:{name}"}
+    assert classes == ["Reservation", name]
+    meta = tomllib.loads((project / "pyproject.toml").read_text())["project"]
+    assert meta["entry-points"]["kubesched.plugins"] == {name: f"{module}:{name}"}
+    check = run(sys.executable, "-m", "ruff", "check", "--no-cache", ".", cwd=project)
+    assert check.returncode == 0, check.stdout
+    fmt = run(sys.executable, "-m", "ruff", "format", "--check", "--no-cache", ".", cwd=project)
+    assert fmt.returncode == 0, fmt.stdout

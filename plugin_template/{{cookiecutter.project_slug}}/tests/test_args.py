@@ -1,10 +1,13 @@
+{%- from "imports.jinja" import from_import -%}
 """{{ cookiecutter.plugin_name }}Args: defaults, ranking, and validation messages."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from {{ cookiecutter.module_name }} import {{ cookiecutter.plugin_name }}Args
+{{ from_import(cookiecutter.module_name ~ ".args", [cookiecutter.plugin_name ~ "Args"]) }}
 
 PATH = "profiles[0].pluginConfig[0].args"
 
@@ -29,20 +32,12 @@ def test_rank_is_the_position_of_the_value(labels: dict[str, str], rank: int | N
 
 
 @pytest.mark.parametrize(
-    ("args", "errors"),
+    ("fields", "errors"),
     [
+        pytest.param({"label_key": "kubernetes.io/hostname", "values": ("a", "b")}, [], id="valid"),
+        pytest.param({"label_key": ""}, [f"{PATH}.labelKey: Required value"], id="empty key"),
         pytest.param(
-            {{ cookiecutter.plugin_name }}Args(label_key="kubernetes.io/hostname", values=("a", "b")),
-            [],
-            id="valid",
-        ),
-        pytest.param(
-            {{ cookiecutter.plugin_name }}Args(label_key=""),
-            [f"{PATH}.labelKey: Required value"],
-            id="empty key",
-        ),
-        pytest.param(
-            {{ cookiecutter.plugin_name }}Args(label_key="Example.com/tier"),
+            {"label_key": "Example.com/tier"},
             [
                 f'{PATH}.labelKey: Invalid value: "Example.com/tier": must be a label key, '
                 'like "example.com/tier"'
@@ -50,38 +45,35 @@ def test_rank_is_the_position_of_the_value(labels: dict[str, str], rank: int | N
             id="upper-case prefix",
         ),
         pytest.param(
-            {{ cookiecutter.plugin_name }}Args(label_key="example.com/-tier"),
+            {"label_key": "example.com/-tier"},
             [
                 f'{PATH}.labelKey: Invalid value: "example.com/-tier": must be a label key, '
                 'like "example.com/tier"'
             ],
             id="name starts with a dash",
         ),
+        pytest.param({"values": ()}, [f"{PATH}.values: Required value"], id="no values"),
         pytest.param(
-            {{ cookiecutter.plugin_name }}Args(values=()),
-            [f"{PATH}.values: Required value"],
-            id="no values",
-        ),
-        pytest.param(
-            {{ cookiecutter.plugin_name }}Args(values=("gold", "silver", "gold")),
+            {"values": ("gold", "silver", "gold")},
             [f'{PATH}.values[2]: Duplicate value: "gold"'],
             id="duplicate value",
         ),
         pytest.param(
-            {{ cookiecutter.plugin_name }}Args(values=("gold", "not valid")),
+            {"values": ("gold", "not valid")},
             [f'{PATH}.values[1]: Invalid value: "not valid": must be a label value'],
             id="bad value",
         ),
         pytest.param(
-            {{ cookiecutter.plugin_name }}Args(label_key="", values=()),
+            {"label_key": "", "values": ()},
             [f"{PATH}.labelKey: Required value", f"{PATH}.values: Required value"],
             id="every error is reported",
         ),
     ],
 )
-def test_validate(args: {{ cookiecutter.plugin_name }}Args, errors: list[str]) -> None:
-    assert args.validate(PATH) == errors
+def test_validate(fields: dict[str, Any], errors: list[str]) -> None:
+    assert {{ cookiecutter.plugin_name }}Args(**fields).validate(PATH) == errors
 
 
 def test_validate_at_the_root_has_no_leading_dot() -> None:
-    assert {{ cookiecutter.plugin_name }}Args(values=()).validate("") == ["values: Required value"]
+    errors = {{ cookiecutter.plugin_name }}Args(values=()).validate("")
+    assert errors == ["values: Required value"]

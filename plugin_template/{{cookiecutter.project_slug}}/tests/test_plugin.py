@@ -1,3 +1,4 @@
+{%- from "imports.jinja" import from_import -%}
 {%- set points = cookiecutter.extension_points.replace(" ", "").split(",") -%}
 {%- set name = cookiecutter.plugin_name -%}
 {%- set node_points = points | select("in", ["pre_filter", "filter", "pre_score", "score"]) | list -%}
@@ -39,12 +40,13 @@ from __future__ import annotations
 {% endfor %}{% endif %}
 {% for line in third_party %}{{ line }}
 {% endfor %}
-from {{ cookiecutter.module_name }} import {{ name }}{% if "score" in points %}, {{ name }}Args{% endif %}
-{%- if "reserve" in points %}
-from {{ cookiecutter.module_name }}.plugin import RESERVATION_KEY, Reservation
-{%- endif %}
-{%- if node_points or pod_points %}
+{% if "score" in points %}{{ from_import(cookiecutter.module_name ~ ".args", [name ~ "Args"]) }}
+{% endif -%}
+{{ from_import(cookiecutter.module_name ~ ".plugin", [name, "reservation"] if "reserve" in points else [name]) }}
 
+PLUGIN = {{ name }}()
+"""The plugin with its default args; it keeps no state between calls."""
+{%- if node_points or pod_points %}
 KEY = "example.com/tier"
 {%- endif %}
 {%- if per_node_points %}
@@ -76,11 +78,11 @@ def pod(name: str, tier: str | None = None) -> Pod:
 
 @pytest.mark.parametrize("tier", [None, "gold", "bronze"])
 def test_pre_enqueue_admits_a_pod_asking_for_a_listed_value_or_none(tier: str | None) -> None:
-    assert {{ name }}().pre_enqueue(pod=pod("web", tier)) is None
+    assert PLUGIN.pre_enqueue(pod=pod("web", tier)) is None
 
 
 def test_pre_enqueue_gates_a_pod_asking_for_an_unlisted_value() -> None:
-    assert {{ name }}().pre_enqueue(pod=pod("web", "platinum")) == Status(
+    assert PLUGIN.pre_enqueue(pod=pod("web", "platinum")) == Status(
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
         "pod wants example.com/tier=platinum, which is not a listed value",
     )
@@ -89,12 +91,10 @@ def test_pre_enqueue_gates_a_pod_asking_for_an_unlisted_value() -> None:
 
 
 def test_queue_sort_puts_preferred_requests_first_then_the_oldest() -> None:
-    plugin = {{ name }}()
-
     def compare(a: QueuedPodInfo, b: QueuedPodInfo) -> int:
-        if plugin.queue_sort_less(pod_info_a=a, pod_info_b=b):
+        if PLUGIN.queue_sort_less(pod_info_a=a, pod_info_b=b):
             return -1
-        return 1 if plugin.queue_sort_less(pod_info_a=b, pod_info_b=a) else 0
+        return 1 if PLUGIN.queue_sort_less(pod_info_a=b, pod_info_b=a) else 0
 
     queued = [
         QueuedPodInfo(PodInfo(pod("no-tier")), timestamp=1.0),
@@ -117,11 +117,11 @@ def test_queue_sort_puts_preferred_requests_first_then_the_oldest() -> None:
 
 def test_pre_filter_keeps_only_the_nodes_with_a_listed_value() -> None:
     nodes = [node("n1", "gold"), node("n2"), node("n3", "tin"), node("n4", "bronze")]
-    assert {{ name }}().pre_filter(nodes=nodes) == PreFilterResult(frozenset({"n1", "n4"}))
+    assert PLUGIN.pre_filter(nodes=nodes) == PreFilterResult(frozenset({"n1", "n4"}))
 
 
 def test_pre_filter_rejects_the_pod_when_no_node_has_a_listed_value() -> None:
-    assert {{ name }}().pre_filter(nodes=[node("n1"), node("n2", "tin")]) == Status(
+    assert PLUGIN.pre_filter(nodes=[node("n1"), node("n2", "tin")]) == Status(
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
         "node(s) didn't have a listed value of label example.com/tier",
     )
@@ -139,12 +139,12 @@ def test_pre_filter_rejects_the_pod_when_no_node_has_a_listed_value() -> None:
     ],
 )
 def test_filter_passes_only_nodes_with_a_listed_value(tier: str | None, code: Code) -> None:
-    status = {{ name }}().filter(state=CycleState(), pod=WEB, node_info=node("n1", tier))
+    status = PLUGIN.filter(state=CycleState(), pod=WEB, node_info=node("n1", tier))
     assert code_of(status) == code
 
 
 def test_filter_says_which_label_was_missing() -> None:
-    assert {{ name }}().filter(state=CycleState(), pod=WEB, node_info=node("n1")) == Status(
+    assert PLUGIN.filter(state=CycleState(), pod=WEB, node_info=node("n1")) == Status(
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
         "node(s) didn't have a listed value of label example.com/tier",
     )
@@ -157,8 +157,8 @@ def test_post_filter_says_it_cannot_make_room() -> None:
         "n1": Status(Code.UNSCHEDULABLE, "Insufficient cpu"),
         "n2": Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) had untolerated taint(s)"),
     }
-    assert {{ name }}().post_filter(filtered_node_status_map=rejected) == Status(
-        Code.UNSCHEDULABLE, "{{ name }} cannot make room on any of 2 node(s)"
+    assert PLUGIN.post_filter(filtered_node_status_map=rejected) == Status(
+        Code.UNSCHEDULABLE, f"{PLUGIN.name} cannot make room on any of 2 node(s)"
     )
 {%- endif %}
 {%- if "pre_score" in points %}
@@ -177,23 +177,23 @@ def test_pre_score_skips_score_when_no_node_has_a_listed_value(
     tiers: list[str | None], code: Code
 ) -> None:
     nodes = [node(f"n{i}", tier) for i, tier in enumerate(tiers)]
-    assert code_of({{ name }}().pre_score(nodes=nodes)) == code
+    assert code_of(PLUGIN.pre_score(nodes=nodes)) == code
 {%- endif %}
 {%- if "score" in points %}
 
 
 def test_score_ranks_nodes_by_label_value_and_normalizes_to_100() -> None:
-    plugin = {{ name }}()
     nodes = [node("n1", "bronze"), node("n2", "gold"), node("n3"), node("n4", "silver")]
-    raw = [plugin.score(state=CycleState(), pod=WEB, node_info=n) for n in nodes]
+    raw = [PLUGIN.score(state=CycleState(), pod=WEB, node_info=n) for n in nodes]
     assert raw == [1, 3, 0, 2]
     scores = NodeScoreList([n.name for n in nodes], np.array(raw, dtype=np.int64))
-    plugin.normalize_score(scores=scores)
+    PLUGIN.normalize_score(scores=scores)
     assert scores.as_dict() == {"n1": 33, "n2": 100, "n3": 0, "n4": 66}
 
 
 def test_args_choose_the_label_and_the_order() -> None:
-    plugin = {{ name }}({{ name }}Args(label_key="zone", values=("b", "a")))
+    args = {{ name }}Args(label_key="zone", values=("b", "a"))
+    plugin = {{ name }}(args)
     a = NodeInfo(make_node("a").label("zone", "a").obj())
     b = NodeInfo(make_node("b").label("zone", "b").obj())
     scores = [plugin.score(state=CycleState(), pod=WEB, node_info=n) for n in (a, b)]
@@ -202,37 +202,38 @@ def test_args_choose_the_label_and_the_order() -> None:
 
 def test_normalize_leaves_all_zero_scores_at_zero() -> None:
     scores = NodeScoreList(["n1", "n2"], np.zeros(2, dtype=np.int64))
-    {{ name }}().normalize_score(scores=scores)
+    PLUGIN.normalize_score(scores=scores)
     assert scores.as_dict() == {"n1": 0, "n2": 0}
 {%- endif %}
 {%- if "reserve" in points %}
 
 
 def test_reserve_notes_the_claim_and_unreserve_gives_it_back() -> None:
-    plugin = {{ name }}()
     state = CycleState()
-    plugin.reserve(state=state, node_name="n1")
-    assert state.read_as(RESERVATION_KEY, Reservation) == Reservation("n1")
-    assert state.clone().read_as(RESERVATION_KEY, Reservation) == Reservation("n1")
-    plugin.unreserve(state=state)
-    assert RESERVATION_KEY not in state
+    PLUGIN.reserve(state=state, node_name="n1")
+    claim = reservation(state)
+    assert claim is not None and claim.node_name == "n1"
+    assert reservation(state.clone()) == claim
+    PLUGIN.unreserve(state=state)
+    assert reservation(state) is None
 
 
 def test_unreserve_without_a_reservation_is_harmless() -> None:
     state = CycleState()
-    {{ name }}().unreserve(state=state)
-    assert RESERVATION_KEY not in state
+    PLUGIN.unreserve(state=state)
+    PLUGIN.unreserve(state=state)
+    assert reservation(state) is None
 {%- endif %}
 {%- if "permit" in points %}
 
 
 @pytest.mark.parametrize("tier", [None, "gold", "silver"])
 def test_permit_allows_a_pod_asking_for_a_listed_value_or_none(tier: str | None) -> None:
-    assert {{ name }}().permit(pod=pod("web", tier)) is None
+    assert PLUGIN.permit(pod=pod("web", tier)) is None
 
 
 def test_permit_rejects_a_pod_asking_for_an_unlisted_value() -> None:
-    assert {{ name }}().permit(pod=pod("web", "platinum")) == Status(
+    assert PLUGIN.permit(pod=pod("web", "platinum")) == Status(
         Code.UNSCHEDULABLE, "pod wants example.com/tier=platinum, which is not a listed value"
     )
 {%- endif %}
@@ -240,7 +241,7 @@ def test_permit_rejects_a_pod_asking_for_an_unlisted_value() -> None:
 
 
 def test_post_bind_logs_the_binding(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.INFO, logger="{{ cookiecutter.module_name }}"):
-        {{ name }}().post_bind(pod=pod("web"), node_name="n1")
-    assert caplog.messages == ["{{ name }}: bound default/web to n1"]
+    with caplog.at_level(logging.INFO):
+        PLUGIN.post_bind(pod=pod("web"), node_name="n1")
+    assert caplog.messages == [f"{PLUGIN.name}: bound default/web to n1"]
 {%- endif %}

@@ -1,6 +1,10 @@
-"""The {{ cookiecutter.plugin_name }} kubesched plugin; the entry point names the class below."""
+{%- from "imports.jinja" import from_import -%}
+"""A kubesched plugin; the entry point in pyproject.toml names the class exported here."""
 
-from {{ cookiecutter.module_name }}.args import {{ cookiecutter.plugin_name }}Args
-from {{ cookiecutter.module_name }}.plugin import {{ cookiecutter.plugin_name }}
+{{ from_import(cookiecutter.module_name ~ ".args", [cookiecutter.plugin_name ~ "Args"]) }}
+{{ from_import(cookiecutter.module_name ~ ".plugin", [cookiecutter.plugin_name]) }}
 
-__all__ = ["{{ cookiecutter.plugin_name }}", "{{ cookiecutter.plugin_name }}Args"]
+__all__ = [
+    "{{ cookiecutter.plugin_name }}",
+    "{{ cookiecutter.plugin_name }}Args",
+]

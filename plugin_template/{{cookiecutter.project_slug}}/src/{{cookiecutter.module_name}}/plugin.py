@@ -1,3 +1,4 @@
+{%- from "imports.jinja" import from_import -%}
 {%- set points = cookiecutter.extension_points.replace(" ", "").split(",") -%}
 {%- set name = cookiecutter.plugin_name -%}
 {%- set node_points = points | select("in", ["pre_filter", "filter", "pre_score", "score"]) | list -%}
@@ -20,12 +21,12 @@
 {%- if "pre_filter" in points %}{% set _ = framework.append("PreFilterResult") %}{% endif -%}
 {%- if "queue_sort" in points %}{% set _ = framework.append("QueuedPodInfo") %}{% endif -%}
 {%- if status_points %}{% set _ = framework.append("Status") %}{% endif -%}
-"""The {{ name }} plugin: it schedules pods by the value of one node label.
+"""A kubesched plugin that schedules pods by the value of one node label.
 
-The node label `args.label_key` is read, and its values are ranked in the order of
+It reads the node label `args.label_key` and ranks its values in the order of
 `args.values` (the first is the most preferred).
 
-{{ ("Extension points: " ~ points | join(", ") ~ ".") | wordwrap(92) }}
+{{ (name ~ " implements these extension points: " ~ points | join(", ") ~ ".") | wordwrap(92) }}
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from kubesched.framework import (
 {%- endfor %}
 )
 
-from {{ cookiecutter.module_name }}.args import {{ name }}Args
+{{ from_import(cookiecutter.module_name ~ ".args", [name ~ "Args"]) }}
 {%- if "post_bind" in points %}
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,13 @@ class Reservation:
     def clone(self) -> Reservation:
         """Frozen, so a copy of the cycle state can share it."""
         return self
+
+
+def reservation(state: CycleState) -> Reservation | None:
+    """What Reserve claimed in this cycle, if it ran and nothing gave it back since."""
+    if RESERVATION_KEY not in state:
+        return None
+    return state.read_as(RESERVATION_KEY, Reservation)
 {%- endif %}
 
 
@@ -181,6 +189,9 @@ class {{ name }}:
     def unreserve(self, state: CycleState) -> None:
         """Unreserve: give back what Reserve claimed when a later step fails; it may run
         more than once, or after a Reserve that never ran."""
+        if reservation(state) is None:
+            return
+        # Give the claim back here; this example only forgets the note.
         state.delete(RESERVATION_KEY)
 {%- endif %}
 {%- if "permit" in points %}
