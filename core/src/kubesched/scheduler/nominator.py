@@ -70,9 +70,5 @@ class Nominator:
         """Every node some pod is nominated to."""
         return list(self._by_node)
 
-    def nominated_node(self, pod: Pod) -> str | None:
-        """Where the pod is nominated, if anywhere."""
-        return self._node_of.get(pod.uid)
-
     def __len__(self) -> int:
         return len(self._node_of)

@@ -160,7 +160,6 @@ class SchedulingQueue:
         self._in_flight_events: deque[_InFlightEvent] = deque()
         self._seq = 0
         self._last_stamp = -math.inf
-        self.scheduling_cycle = 0
         self._interest: dict[ClusterEvent, bool] = {}
 
     # -- sizes and views -----------------------------------------------------------------
@@ -327,7 +326,6 @@ class SchedulingQueue:
                 return None
             self._incoming(ACTIVE_Q, POP_FROM_BACKOFF_Q)
         entry.attempts += 1
-        self.scheduling_cycle += 1
         self._seq += 1
         self._in_flight[entry.uid] = self._seq
         if self._metrics is not None:
