@@ -271,6 +271,35 @@ def test_the_readme_profile_enables_the_plugin_at_each_point(
 
 
 @pytest.mark.parametrize(
+    "path",
+    [
+        "pyproject.toml",
+        "src/kubesched_nodelabelscore/__init__.py",
+        "src/kubesched_nodelabelscore/args.py",
+        "src/kubesched_nodelabelscore/plugin.py",
+        "tests/test_plugin.py",
+    ],
+)
+def test_the_tutorial_shows_the_generated_files_as_they_are(
+    rendered: Callable[[str, tuple[str, ...]], Path], path: str
+) -> None:
+    project = rendered("NodeLabelScore", ())
+    tutorial = (REPO / "docs" / "tutorial" / "first-plugin.md").read_text()
+    assert (project / path).read_text() in tutorial, (
+        f"docs/tutorial/first-plugin.md no longer shows the generated {path}"
+    )
+
+
+def test_the_tutorial_enables_the_plugin_as_the_generated_readme_does(
+    rendered: Callable[[str, tuple[str, ...]], Path],
+) -> None:
+    readme = (rendered("NodeLabelScore", ()) / "README.md").read_text()
+    profile = readme.split("```yaml\n", 1)[1].split("```", 1)[0]
+    tutorial = (REPO / "docs" / "tutorial" / "first-plugin.md").read_text()
+    assert f'```yaml title="config.yaml"\n{profile}```' in tutorial
+
+
+@pytest.mark.parametrize(
     ("licence", "first_line"),
     [
         ("Apache-2.0", "Apache License"),
