@@ -274,3 +274,36 @@ def test_pods_are_tried_by_priority(simulate: Any) -> None:
     pods = [make_pod(f"p{i}").namespace("default").priority(i).obj() for i in range(4)]
     _, result = simulate(_nodes(1), pods)
     assert [o.pod for o in result.outcomes] == [f"default/p{i}" for i in (3, 2, 1, 0)]
+
+
+class Raiser:
+    """Filter: raises for pods labelled `explode`."""
+
+    name = "Raiser"
+
+    def __init__(self, args: Any, handle: Any) -> None:
+        pass
+
+    @hookimpl
+    def filter(self, pod: Pod) -> None:
+        if "explode" in pod.metadata.labels:
+            raise RuntimeError("kaboom")
+
+
+def test_a_raising_plugin_fails_the_pod_with_an_error_and_the_simulation_ends(
+    simulate: Any, registry: Registry, make_profile: MakeProfile
+) -> None:
+    if "Raiser" not in registry:
+        registry.register("Raiser", Raiser)
+    prof = make_profile(filters=("NodeResourcesFit", "Raiser"))
+    bad = make_pod("bad").namespace("default").priority(9).label("explode", "yes").obj()
+    sim, result = simulate(_nodes(2), [bad, _pod("good")], [prof])
+    outcomes = _by_pod(result.outcomes)
+    failed = outcomes["default/bad"]
+    assert failed.status == "Error"
+    assert failed.message == 'plugin "Raiser" raised RuntimeError in filter: kaboom'
+    assert outcomes["default/good"].status == "Scheduled"
+    assert failed.attempts == 2, "retried once after its error backoff: the cluster changed"
+    assert result.simulated_seconds >= 1.0
+    live = {p.metadata.name: p for p in sim.cluster.pods()}
+    assert live["bad"].status.conditions[0].reason == "SchedulerError"
