@@ -12,7 +12,7 @@ from kubesched.framework import Code, CycleState, PostFilterResult, Status
 from kubesched.framework.profile import EffectiveProfile
 from kubesched.framework.registry import Registry
 from kubesched.scheduler.outcome import PodOutcome
-from kubesched.scheduler.simulation import Simulation
+from kubesched.scheduler.simulation import MAX_ATTEMPTS_PER_POD, Simulation
 from kubesched.testing import make_node, make_pod
 
 MakeProfile = Callable[..., EffectiveProfile]
@@ -307,3 +307,18 @@ def test_a_raising_plugin_fails_the_pod_with_an_error_and_the_simulation_ends(
     assert result.simulated_seconds >= 1.0
     live = {p.metadata.name: p for p in sim.cluster.pods()}
     assert live["bad"].status.conditions[0].reason == "SchedulerError"
+
+
+def test_a_pod_requeued_forever_is_given_up_after_the_attempt_limit(
+    simulate: Any, make_profile: MakeProfile
+) -> None:
+    counter = iter(range(10**6))
+
+    def permit(pod: Pod) -> Status:
+        return Status(Code.UNSCHEDULABLE, f"try {next(counter)}")
+
+    prof = _recorder_profile(make_profile, {"permit": permit})
+    _, result = simulate(_nodes(1), [_pod("p")], [prof])
+    [outcome] = result.outcomes
+    assert outcome.attempts == MAX_ATTEMPTS_PER_POD
+    assert outcome.message == f"0/1 nodes are available: 1 try {MAX_ATTEMPTS_PER_POD - 1}."

@@ -28,6 +28,11 @@ from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutc
 from kubesched.scheduler.queue import BACKOFF_ORDERING_WINDOW, UNSCHEDULABLE_FLUSH_PERIOD
 from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
 
+MAX_ATTEMPTS_PER_POD = 100
+"""A pod is not tried again after this many attempts: a guard against plugins that requeue a
+pod forever (say, a rejection message that changes every time, so every failure updates the
+pod, and that update requeues it); its last outcome stands."""
+
 Progress = Callable[[int, int], None]
 """(pods decided so far, pending pods) after every scheduling attempt."""
 
@@ -129,6 +134,9 @@ class Simulation:
             sched.pump_bindings()
             queue.flush_backoff_completed()
             entry = queue.pop()
+            if entry is not None and entry.attempts > MAX_ATTEMPTS_PER_POD:
+                queue.done(entry.uid)
+                continue
             if entry is not None:
                 sched.schedule_one(entry)
                 self.cycles += 1
