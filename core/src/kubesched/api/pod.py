@@ -123,9 +123,7 @@ class WeightedPodAffinityTerm:
 class PodAffinity:
     """Pod affinity or anti-affinity (same shape)."""
 
-    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] = field(
-        factory=list
-    )
+    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] = field(factory=list)
     preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] = field(
         factory=list
     )

@@ -16,7 +16,10 @@ DEFAULT_MILLI_CPU_REQUEST = 100
 """Upstream's DefaultMilliCPURequest: CPU assumed for scoring a container that asks for none."""
 DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 """Upstream's DefaultMemoryRequest (200Mi), for scoring a container that asks for no memory."""
-NON_ZERO_DEFAULTS: Mapping[str, int] = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
+NON_ZERO_DEFAULTS: Mapping[str, int] = {
+    CPU: DEFAULT_MILLI_CPU_REQUEST,
+    MEMORY: DEFAULT_MEMORY_REQUEST,
+}
 
 
 def _container_requests(c: Container, non_missing: Mapping[str, int] | None) -> ResourceList:

@@ -35,7 +35,8 @@ def is_hugepage_resource_name(name: str) -> bool:
 
 
 def is_scalar_resource_name(name: str) -> bool:
-    """Upstream's IsScalarResourceName: extended, hugepages, native prefixed or attachable volumes."""
+    """Upstream's IsScalarResourceName: extended, hugepages, prefixed native or attachable
+    volumes."""
     return (
         is_extended_resource_name(name)
         or is_hugepage_resource_name(name)
