@@ -30,6 +30,7 @@ from kubesched.framework.runtime import Framework
 from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.snapshot import Snapshot
 from kubesched.testing import PodBuilder, make_node, make_pod
+from kubesched_defaultpreemption import DefaultPreemption
 from kubesched_defaultpreemption.executor import disruption_condition
 
 LOW, MID, HIGH, VERY_HIGH = 0, 100, 1000, 10000
@@ -241,7 +242,9 @@ def test_post_filter(
     seed: int,
 ) -> None:
     fw, cluster = framework(nodes, pods, pdbs)
-    fw.plugins["DefaultPreemption"].rng.seed(seed)  # where the dry run starts must not matter
+    plugin = fw.plugins["DefaultPreemption"]
+    assert isinstance(plugin, DefaultPreemption)
+    plugin.rng.seed(seed)  # where the dry run starts must not matter
     result, status = post_filter(fw, preemptor, statuses)
     assert (result, status.code, status.message()) == expected
     deleted = {p.metadata.name for p in pods} - {p.metadata.name for p in cluster.pods()}

@@ -4,6 +4,7 @@ extensions run in order, a cluster client that records what preemption does)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,7 @@ from kubesched.api import (
     pod_requests,
 )
 from kubesched.framework import Code, CycleState, NodeInfo, PodInfo, Status, is_success
+from kubesched.scheduler.snapshot import Snapshot
 from kubesched_defaultpreemption import DefaultPreemption, DefaultPreemptionArgs
 
 # upstream's default_preemption_test.go resources and priorities
@@ -116,17 +118,6 @@ class ErrorOnLabelExtensions:
         return None
 
 
-class FakeLister:
-    def __init__(self, node_infos: list[NodeInfo]) -> None:
-        self._node_infos = node_infos
-
-    def node_infos(self) -> list[NodeInfo]:
-        return self._node_infos
-
-    def get(self, node_name: str) -> NodeInfo | None:
-        return next((n for n in self._node_infos if n.name == node_name), None)
-
-
 class ClientError(Exception):
     pass
 
@@ -199,6 +190,11 @@ class FakeNominator:
         return list(self.nominated.get(node_name, []))
 
 
+class FakeClock:
+    def now(self) -> float:
+        return 0.0
+
+
 class FakeWaitingPod:
     def __init__(self, pod: Pod) -> None:
         self._pod = pod
@@ -245,7 +241,7 @@ class FakeHandle:
             NodeInfo(n, [PodInfo(p) for p in pods if p.spec.node_name == n.metadata.name])
             for n in nodes
         ]
-        self.lister = FakeLister(infos)
+        self.lister = Snapshot(infos)
         self.filters = list(filters) if filters else [FitFilter()]
         self.extensions = list(extensions)
         self.client = FakeClient(pdbs, fail_delete=fail_delete, fail_patch=fail_patch)
@@ -254,8 +250,18 @@ class FakeHandle:
         self.waiting = {p.uid: FakeWaitingPod(p) for p in waiting}
         self.filter_calls = 0
 
-    def snapshot_shared_lister(self) -> FakeLister:
+    @property
+    def clock(self) -> FakeClock:
+        return FakeClock()
+
+    def snapshot_shared_lister(self) -> Snapshot:
         return self.lister
+
+    def activate_pods(self, pods: Sequence[Pod]) -> None:
+        raise AssertionError("preemption activates no pods")
+
+    def reject_waiting_pod(self, uid: str) -> bool:
+        raise AssertionError("preemption rejects waiting pods through the WaitingPod")
 
     def iterate_over_waiting_pods(self) -> Iterator[FakeWaitingPod]:
         return iter(self.waiting.values())
@@ -301,7 +307,7 @@ class FakeHandle:
         self.filter_calls += 1
         for plugin in self.filters:
             status = plugin.filter(state, pod, node_info)
-            if not is_success(status):
+            if status is not None and not status.is_success():
                 return status.with_plugin(plugin.name)
         return None
 
@@ -329,15 +335,17 @@ class FakeHandle:
         return self.run_filter_plugins(state, pod, node_info)
 
 
-class QueuedOffsets:
-    """Stands in for the plugin's random generator: hands out the given offsets."""
+class QueuedOffsets(random.Random):
+    """Stands in for the plugin's random generator: `randrange(n)` hands out the given
+    offsets in turn (upstream's tests fix its generator's seed to the same end)."""
 
     def __init__(self, *offsets: int) -> None:
+        super().__init__()
         self.offsets = list(offsets)
 
-    def randrange(self, stop: int) -> int:
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         offset = self.offsets.pop(0)
-        assert 0 <= offset < stop
+        assert stop is None and 0 <= offset < start
         return offset
 
 
@@ -350,7 +358,7 @@ def make_plugin(
 ) -> tuple[DefaultPreemption, FakeHandle]:
     """A DefaultPreemption over a FakeHandle built from these objects."""
     handle = FakeHandle(nodes, pods, **handle_options)
-    return DefaultPreemption(args, handle), handle  # type: ignore[arg-type]
+    return DefaultPreemption(args, handle), handle
 
 
 def make_pdb(

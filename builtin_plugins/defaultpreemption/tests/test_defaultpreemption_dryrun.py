@@ -460,7 +460,7 @@ def test_custom_selection(
 ) -> None:
     nodes = nodes_named([f"node{i}" for i in range(1, num_nodes + 1)])
     plugin, handle = make_plugin(nodes, pods)
-    plugin.is_eligible_pod = eligible  # type: ignore[method-assign]
+    plugin.is_eligible_pod = eligible  # type: ignore[method-assign, assignment]
     infos = handle.lister.node_infos()
     offset, num_candidates = plugin.offset_and_num_candidates(len(infos))
     candidates = plugin.dry_run(CycleState(), preemptor, infos, [], offset, num_candidates)

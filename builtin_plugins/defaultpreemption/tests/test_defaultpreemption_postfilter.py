@@ -4,6 +4,7 @@ TestPreempt tables run through the real Framework in tests/e2e/test_preemption_r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timezone
 
 import pytest
@@ -34,7 +35,7 @@ def pod(name: str, priority: int | None = None, node: str = "", **labels: str) -
     return (builder.node(node) if node else builder).obj()
 
 
-def node(name: str, capacity: dict[str, str | int], **labels: str) -> Node:
+def node(name: str, capacity: Mapping[str, str | int], **labels: str) -> Node:
     return make_node(name).capacity(capacity).labels(labels).obj()
 
 
