@@ -3,7 +3,8 @@
 `kubesched new-plugin` renders two projects (the default Score example and one with every
 point the template offers); one fresh venv gets core, the built-in plugins and both projects
 from a single `pip install`; the generated tests pass there, and `kubesched plugins` lists both
-plugins as out-of-tree.
+plugins as out-of-tree; and the profile the generated README shows changes where
+`kubesched simulate` places pods.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,35 @@ BUILTINS = sorted(
 )
 PLUGINS = {"NodeLabelScore": ("score",), "TierGate": POINTS}
 """Plugin name -> the points rendered for it."""
+CLUSTER = textwrap.dedent(
+    """
+    apiVersion: v1
+    kind: Node
+    metadata: {name: node-a, labels: {example.com/tier: bronze}}
+    status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
+    ---
+    apiVersion: v1
+    kind: Node
+    metadata: {name: node-b, labels: {example.com/tier: gold}}
+    status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
+    ---
+    apiVersion: v1
+    kind: Node
+    metadata: {name: node-c}
+    status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
+    ---
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web-1, namespace: shop}
+    spec: {containers: [{name: web, image: nginx, resources: {requests: {cpu: 500m}}}]}
+    ---
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web-2, namespace: shop}
+    spec: {containers: [{name: web, image: nginx, resources: {requests: {cpu: 500m}}}]}
+    """
+)
+"""Three empty nodes (bronze, gold, unlabelled) and two pending pods."""
 
 
 class Sandbox:
@@ -117,6 +148,33 @@ def test_kubesched_plugins_lists_them_as_out_of_tree(sandbox: Sandbox) -> None:
         }
     in_tree = {name for name, r in records.items() if r["source"] == "in-tree"}
     assert in_tree and not in_tree & set(PLUGINS)
+
+
+def test_the_readme_profile_moves_pods_to_the_preferred_node(sandbox: Sandbox) -> None:
+    readme = (sandbox.project("NodeLabelScore") / "README.md").read_text()
+    (sandbox.root / "config.yaml").write_text(readme.split("```yaml\n", 1)[1].split("```", 1)[0])
+    (sandbox.root / "cluster.yaml").write_text(CLUSTER)
+    kubesched = sandbox.bin / "kubesched"
+    sandbox.run(kubesched, "config", "validate", "config.yaml")
+
+    def simulate(*options: str) -> dict[str, Any]:
+        out = sandbox.run(kubesched, "simulate", "cluster.yaml", "-o", "json", *options).stdout
+        result: dict[str, Any] = json.loads(out)
+        return result
+
+    default = {r["pod"]: r["node"] for r in simulate()["results"]}
+    assert default["shop/web-1"] != default["shop/web-2"]  # the default profile spreads them
+    with_plugin = simulate("--config", "config.yaml", "--explain")["results"]
+    assert {r["pod"]: r["node"] for r in with_plugin} == {
+        "shop/web-1": "node-b",
+        "shop/web-2": "node-b",
+    }
+    scores = {node: e["scores"]["NodeLabelScore"] for node, e in with_plugin[0]["nodes"].items()}
+    assert scores == {
+        "node-a": {"normalized": 33, "weighted": 66},
+        "node-b": {"normalized": 100, "weighted": 200},
+        "node-c": {"normalized": 0, "weighted": 0},
+    }
 
 
 @pytest.mark.xfail(
