@@ -1,1 +1,38 @@
-"""The scheduler loop: queue, cache and snapshot, nominator, schedule-one, binding, metrics."""
+"""The scheduler loop: queue, cache and snapshot, nominator, schedule-one, binding, metrics.
+
+    simulation = Simulation(InMemoryCluster(nodes=..., pods=...), profiles, registry, seed=1)
+    result = simulation.run()          # every pending pod's outcome, and a summary
+
+`Scheduler` is the loop itself over any cluster backend and clock; `Simulation`
+drives it on a `SimulatedClock` until nothing can change any more.
+"""
+
+from kubesched.scheduler.cache import Cache, CacheError
+from kubesched.scheduler.clock import SimulatedClock
+from kubesched.scheduler.metrics import SchedulerMetrics
+from kubesched.scheduler.nominator import Nominator
+from kubesched.scheduler.outcome import NodeExplanation, PodOutcome
+from kubesched.scheduler.queue import SchedulingQueue
+from kubesched.scheduler.report import result_document
+from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
+from kubesched.scheduler.simulation import NodeUsage, Simulation, SimulationResult, Summary
+from kubesched.scheduler.snapshot import Snapshot
+
+__all__ = [
+    "Cache",
+    "CacheError",
+    "NodeExplanation",
+    "NodeUsage",
+    "Nominator",
+    "PodOutcome",
+    "Scheduler",
+    "SchedulerMetrics",
+    "SchedulerSettings",
+    "SchedulingQueue",
+    "SimulatedClock",
+    "Simulation",
+    "SimulationResult",
+    "Snapshot",
+    "Summary",
+    "result_document",
+]

@@ -1,20 +1,12 @@
-"""Clocks the scheduler is given: the real one, or a simulated one that only moves when told.
+"""The simulated clock: time that only moves when told.
 
-A simulation runs on `SimulatedClock`: backoffs, Permit timeouts and the
-unschedulable-pods flush cost no wall time, because the simulation advances
-the clock straight to the next moment something can happen.
+The scheduler takes any `Clock` (framework/interface.py). A simulation runs on
+`SimulatedClock`: backoffs, Permit timeouts and the unschedulable-pods flush
+cost no wall time, because the simulation advances the clock straight to the
+next moment something can happen.
 """
 
 from __future__ import annotations
-
-import time
-
-
-class RealClock:
-    """Wall-clock time (monotonic, in seconds)."""
-
-    def now(self) -> float:
-        return time.monotonic()
 
 
 class SimulatedClock:
