@@ -52,6 +52,14 @@ def terminating_by_preemption(pod: Pod) -> bool:
     return False
 
 
+def nodes_where_preemption_might_help(
+    all_nodes: Sequence[NodeInfo], node_statuses: Mapping[str, Status]
+) -> list[NodeInfo]:
+    """The nodes whose Filter status is Unschedulable, in snapshot order: evicting pods
+    cannot help where it is UnschedulableAndUnresolvable, nor on nodes with no status."""
+    return [n for n in all_nodes if node_statuses.get(n.name, _ABSENT).code == Code.UNSCHEDULABLE]
+
+
 class DefaultPreemption:
     """Upstream's DefaultPreemption with synchronous preemption.
 
@@ -155,9 +163,7 @@ class DefaultPreemption:
     ) -> DryRunResult:
         """Dry-run preemption on the nodes that failed Filter as Unschedulable (not
         UnschedulableAndUnresolvable), starting at a random one."""
-        potential = [
-            n for n in all_nodes if node_statuses.get(n.name, _ABSENT).code == Code.UNSCHEDULABLE
-        ]
+        potential = nodes_where_preemption_might_help(all_nodes, node_statuses)
         if not potential:
             return DryRunResult([])
         pdbs = self.handle.client.pod_disruption_budgets()
