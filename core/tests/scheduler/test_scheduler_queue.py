@@ -21,8 +21,9 @@ from kubesched.framework import (
 )
 from kubesched.framework.events import WILDCARD_EVENT
 from kubesched.scheduler.clock import SimulatedClock
+from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.nominator import Nominator
-from kubesched.scheduler.queue import QueueEntry, SchedulingQueue
+from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.testing import make_pod
 
 Hint = Callable[[Pod, Any, Any], QueueingHint]
@@ -86,14 +87,6 @@ def test_active_queue_orders_by_priority_then_arrival() -> None:
     for name, prio in [("low-1", 0), ("high", 10), ("low-2", 0), ("mid", 5)]:
         queue.add(make_pod(name).priority(prio).obj())
     assert _pop_names(queue) == ["high", "mid", "low-1", "low-2"]
-
-
-@pytest.mark.parametrize(
-    ("count", "seconds"), [(0, 0.0), (1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 10.0), (9, 10.0)]
-)
-def test_backoff_doubles_up_to_the_maximum(count: int, seconds: float) -> None:
-    queue, _ = _queue()
-    assert queue.backoff_duration(count) == seconds
 
 
 def test_rejected_pod_without_matching_event_stays_unschedulable() -> None:
@@ -181,7 +174,7 @@ def test_error_goes_to_error_backoff_and_is_not_popped_early() -> None:
     queue.add_unschedulable_if_not_present(entry)
     assert entry.consecutive_errors_count == 1 and queue.pending_counts()["backoff"] == 1
     assert queue.pop() is None
-    assert queue.backoff_expiry(entry) == 1.0
+    assert queue.backoff.expiry(entry) == 1.0
     clock.advance_to(2.0)
     queue.flush_backoff_completed()
     assert _popped(queue, "p").attempts == 2

@@ -35,17 +35,20 @@ from kubesched.framework.events import (
 from kubesched.framework.interface import Clock
 from kubesched.framework.status import Status
 from kubesched.framework.types import PodInfo, QueuedPodInfo
+from kubesched.scheduler.backoff import (
+    DEFAULT_POD_INITIAL_BACKOFF,
+    DEFAULT_POD_MAX_BACKOFF,
+    BackoffQueue,
+)
+from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.heap import KeyedHeap
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
 
-DEFAULT_POD_INITIAL_BACKOFF = 1.0
-DEFAULT_POD_MAX_BACKOFF = 10.0
 DEFAULT_MAX_IN_UNSCHEDULABLE = 5 * 60.0
 """Upstream's DefaultPodMaxInUnschedulablePodsDuration."""
 UNSCHEDULABLE_FLUSH_PERIOD = 30.0
 """How often upstream looks for pods that sat in unschedulablePods too long."""
-BACKOFF_ORDERING_WINDOW = 1.0
 ARRIVAL_TICK = 1e-9
 """Queue timestamps taken at one clock instant are this far apart, in arrival order."""
 """Backoff expiries are aligned to whole seconds (KEP-5142)."""
@@ -78,25 +81,6 @@ class QueueProfile(Protocol):
     def events_to_register(self) -> dict[str, list[ClusterEventWithHint]]: ...
 
 
-class QueueEntry(QueuedPodInfo):
-    """A QueuedPodInfo plus the queue's own bookkeeping."""
-
-    __slots__ = ("backoff_expiration", "unschedulable_count")
-
-    def __init__(self, pod_info: PodInfo, timestamp: float) -> None:
-        super().__init__(pod_info, timestamp)
-        self.unschedulable_count = 0
-        self.backoff_expiration: float | None = None
-
-    @property
-    def uid(self) -> str:
-        return self.pod_info.pod.metadata.uid
-
-    def set_gating_plugin(self, plugin: str) -> None:
-        self.gating_plugin = plugin
-        self.gated = bool(plugin)
-
-
 @frozen
 class _Registration:
     event: ClusterEvent
@@ -114,11 +98,6 @@ class _InFlightEvent:
 
 def _uid(entry: QueueEntry) -> str:
     return entry.pod_info.pod.metadata.uid
-
-
-def align_to_window(t: float) -> float:
-    """The start of the backoff ordering window `t` falls in."""
-    return math.floor(t / BACKOFF_ORDERING_WINDOW) * BACKOFF_ORDERING_WINDOW
 
 
 class SchedulingQueue:
@@ -141,12 +120,9 @@ class SchedulingQueue:
         self._profiles = profiles
         self.nominator = nominator
         self._metrics = metrics
-        self._initial_backoff = initial_backoff
-        self._max_backoff = max_backoff
         self._max_in_unschedulable = max_in_unschedulable
         self._active: KeyedHeap[QueueEntry] = KeyedHeap(_uid, less)
-        self._backoff: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_backoff_with_priority)
-        self._error_backoff: KeyedHeap[QueueEntry] = KeyedHeap(_uid, self._less_backoff)
+        self.backoff = BackoffQueue(clock, less, initial_backoff, max_backoff)
         self._unschedulable: dict[str, QueueEntry] = {}
         self._registrations: dict[str, list[_Registration]] = {
             name: [
@@ -169,7 +145,7 @@ class SchedulingQueue:
         gated = sum(1 for e in self._unschedulable.values() if e.gated)
         return {
             ACTIVE_Q: len(self._active),
-            BACKOFF_Q: len(self._backoff) + len(self._error_backoff),
+            BACKOFF_Q: len(self.backoff),
             UNSCHEDULABLE_Q: len(self._unschedulable) - gated,
             GATED_Q: gated,
         }
@@ -183,15 +159,7 @@ class SchedulingQueue:
     def get(self, pod: Pod) -> QueueEntry | None:
         """The pod's entry in any of the three structures."""
         uid = pod.uid
-        return (
-            self._active.get(uid)
-            or self._backoff.get(uid)
-            or self._error_backoff.get(uid)
-            or self._unschedulable.get(uid)
-        )
-
-    def error_backoff_entries(self) -> list[QueueEntry]:
-        return list(self._error_backoff)
+        return self._active.get(uid) or self.backoff.get(uid) or self._unschedulable.get(uid)
 
     def _stamp(self) -> float:
         """A queue timestamp: the clock's time, nudged past the previous stamp if the clock
@@ -202,39 +170,6 @@ class SchedulingQueue:
 
     def _new_entry(self, pod: Pod) -> QueueEntry:
         return QueueEntry(PodInfo(pod), self._stamp())
-
-    # -- backoff -------------------------------------------------------------------------
-
-    def backoff_duration(self, count: int) -> float:
-        """`initial · 2^(count-1)`, capped at the maximum; 0 before any failure."""
-        if count == 0:
-            return 0.0
-        return min(self._initial_backoff * 2.0 ** (count - 1), self._max_backoff)
-
-    def backoff_expiry(self, entry: QueueEntry) -> float | None:
-        """When the pod's backoff ends (aligned to its window); None before any failure."""
-        count = entry.unschedulable_count
-        if entry.consecutive_errors_count > 0:
-            count = entry.consecutive_errors_count
-        if count == 0:
-            return None
-        if entry.backoff_expiration is None:
-            expiry = entry.timestamp + self.backoff_duration(count)
-            entry.backoff_expiration = align_to_window(expiry)
-        return entry.backoff_expiration
-
-    def is_backing_off(self, entry: QueueEntry) -> bool:
-        expiry = self.backoff_expiry(entry)
-        return expiry is not None and expiry >= align_to_window(self._clock.now())
-
-    def _less_backoff(self, a: QueueEntry, b: QueueEntry) -> bool:
-        return (self.backoff_expiry(a) or 0.0) < (self.backoff_expiry(b) or 0.0)
-
-    def _less_backoff_with_priority(self, a: QueueEntry, b: QueueEntry) -> bool:
-        ta, tb = self.backoff_expiry(a) or 0.0, self.backoff_expiry(b) or 0.0
-        if ta != tb:
-            return ta < tb
-        return self._less(a, b)
 
     # -- PreEnqueue ------------------------------------------------------------------------
 
@@ -271,15 +206,14 @@ class SchedulingQueue:
             self._run_pre_enqueue(entry)
         uid = entry.uid
         if entry.gated:
-            if uid not in self._active and not self._in_backoff(uid):
+            if uid not in self._active and uid not in self.backoff:
                 self._unschedulable.setdefault(uid, entry)
                 self._incoming(GATED_Q, event)
             return False
         if entry.initial_attempt_timestamp is None:
             entry.initial_attempt_timestamp = self._clock.now()
         self._unschedulable.pop(uid, None)
-        self._backoff.delete(uid)
-        self._error_backoff.delete(uid)
+        self.backoff.delete(uid)
         self._active.add_or_update(entry)
         self._incoming(ACTIVE_Q, event)
         if event in (event_label(UNSCHEDULED_POD_ADD), event_label(UNSCHEDULED_POD_UPDATE)):
@@ -292,22 +226,16 @@ class SchedulingQueue:
             self._unschedulable.setdefault(entry.uid, entry)
             return False
         self._unschedulable.pop(entry.uid, None)
-        if not entry.unschedulable_plugins and not entry.pending_plugins:
-            self._error_backoff.add_or_update(entry)
-        else:
-            self._backoff.add_or_update(entry)
+        self.backoff.add(entry)
         self._incoming(BACKOFF_Q, event)
         return True
-
-    def _in_backoff(self, uid: str) -> bool:
-        return uid in self._backoff or uid in self._error_backoff
 
     def _requeue(self, entry: QueueEntry, strategy: int, event: str) -> str:
         """Upstream's requeuePodWithQueueingStrategy; returns where the pod went."""
         if strategy == _SKIP:
             self._to_unschedulable(entry, event)
             return UNSCHEDULABLE_Q
-        if strategy == _AFTER_BACKOFF and self.is_backing_off(entry):
+        if strategy == _AFTER_BACKOFF and self.backoff.is_backing_off(entry):
             return BACKOFF_Q if self._move_to_backoff(entry, event) else UNSCHEDULABLE_Q
         return ACTIVE_Q if self._move_to_active(entry, event) else UNSCHEDULABLE_Q
 
@@ -321,7 +249,7 @@ class SchedulingQueue:
         """The next pod to schedule: activeQ's head, else (activeQ empty) backoffQ's head."""
         entry = self._active.pop()
         if entry is None:
-            entry = self._backoff.pop()
+            entry = self.backoff.pop_rejected()
             if entry is None:
                 return None
             self._incoming(ACTIVE_Q, POP_FROM_BACKOFF_Q)
@@ -354,9 +282,9 @@ class SchedulingQueue:
         attempt may have helped it, else to the unschedulable pods."""
         try:
             uid = entry.uid
-            if uid in self._unschedulable or uid in self._active or self._in_backoff(uid):
+            if uid in self._unschedulable or uid in self._active or uid in self.backoff:
                 return
-            if not entry.unschedulable_plugins and not entry.pending_plugins:
+            if not entry.rejected():
                 entry.consecutive_errors_count += 1
             else:
                 entry.unschedulable_count += 1
@@ -371,7 +299,7 @@ class SchedulingQueue:
             self.done(entry.uid)
 
     def _hint_for_in_flight(self, entry: QueueEntry) -> int:
-        if not entry.unschedulable_plugins and not entry.pending_plugins:
+        if not entry.rejected():
             return _AFTER_BACKOFF
         start = self._in_flight.get(entry.uid)
         if start is None:
@@ -402,9 +330,9 @@ class SchedulingQueue:
 
     def _worth_requeuing(self, entry: QueueEntry, event: ClusterEvent, old: Any, new: Any) -> int:
         """Upstream's isPodWorthRequeuing: ask the hints of the plugins that rejected the pod."""
-        rejectors = entry.unschedulable_plugins | entry.pending_plugins
-        if not rejectors:
+        if not entry.rejected():
             return _AFTER_BACKOFF
+        rejectors = entry.unschedulable_plugins | entry.pending_plugins
         if event.is_wildcard():
             if new is not None and (not isinstance(new, Pod) or new.uid != entry.uid):
                 return _SKIP
@@ -473,7 +401,7 @@ class SchedulingQueue:
             entry = self._unschedulable.get(pod.uid)
             from_backoff = False
             if entry is None:
-                entry = self._backoff.delete(pod.uid) or self._error_backoff.delete(pod.uid)
+                entry = self.backoff.delete(pod.uid)
                 from_backoff = True
             if entry is not None:
                 self._move_to_active(entry, FORCE_ACTIVATE, from_backoff)
@@ -491,13 +419,15 @@ class SchedulingQueue:
                 self._seq += 1
                 self._in_flight_events.append(_InFlightEvent(self._seq, event, old, new))
             return
-        for heap in (self._active, self._backoff, self._error_backoff):
-            entry = heap.get(uid)
-            if entry is not None:
-                entry.pod_info = PodInfo(new)
-                heap.add_or_update(entry)
-                self.nominator.update_nominated_pod(old, entry.pod_info)
-                return
+        entry = self._active.get(uid) or self.backoff.get(uid)
+        if entry is not None:
+            entry.pod_info = PodInfo(new)
+            if uid in self._active:
+                self._active.add_or_update(entry)
+            else:
+                self.backoff.add(entry)
+            self.nominator.update_nominated_pod(old, entry.pod_info)
+            return
         entry = self._unschedulable.get(uid)
         if entry is not None:
             entry.pod_info = PodInfo(new)
@@ -516,18 +446,15 @@ class SchedulingQueue:
         self.nominator.delete_nominated_pod_if_exists(pod)
         uid = pod.uid
         self._active.delete(uid)
-        self._backoff.delete(uid)
-        self._error_backoff.delete(uid)
+        self.backoff.delete(uid)
         self._unschedulable.pop(uid, None)
 
     # -- timers ------------------------------------------------------------------------------
 
     def flush_backoff_completed(self) -> None:
         """Move every pod whose backoff is over to activeQ."""
-        for heap in (self._backoff, self._error_backoff):
-            while (head := heap.peek()) is not None and not self.is_backing_off(head):
-                heap.pop()
-                self._move_to_active(head, BACKOFF_COMPLETE, from_backoff=True)
+        for entry in self.backoff.pop_completed():
+            self._move_to_active(entry, BACKOFF_COMPLETE, from_backoff=True)
 
     def flush_unschedulable_leftover(self) -> None:
         """Requeue pods that sat in the unschedulable pods longer than the maximum."""

@@ -40,7 +40,9 @@ from kubesched.scheduler.algorithm import (
     ScheduleError,
     ScheduleResult,
 )
+from kubesched.scheduler.backoff import DEFAULT_POD_INITIAL_BACKOFF, DEFAULT_POD_MAX_BACKOFF
 from kubesched.scheduler.cache import Cache
+from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.metrics import PLUGIN_METRICS_SAMPLE_PERCENT, SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.outcome import (
@@ -50,12 +52,7 @@ from kubesched.scheduler.outcome import (
     NodeExplanation,
     PodOutcome,
 )
-from kubesched.scheduler.queue import (
-    DEFAULT_POD_INITIAL_BACKOFF,
-    DEFAULT_POD_MAX_BACKOFF,
-    QueueEntry,
-    SchedulingQueue,
-)
+from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.snapshot import Snapshot
 
 NOTE_LENGTH_LIMIT = 1024

@@ -22,10 +22,11 @@ from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.framework.profile import EffectiveProfile
 from kubesched.framework.registry import Registry
+from kubesched.scheduler.backoff import BACKOFF_ORDERING_WINDOW
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
-from kubesched.scheduler.queue import BACKOFF_ORDERING_WINDOW, UNSCHEDULABLE_FLUSH_PERIOD
+from kubesched.scheduler.queue import UNSCHEDULABLE_FLUSH_PERIOD
 from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
 
 MAX_ATTEMPTS_PER_POD = 100
@@ -159,8 +160,8 @@ class Simulation:
         deadline = sched.next_permit_deadline()
         if deadline is not None:
             moments.append(deadline)
-        for entry in queue.error_backoff_entries():
-            expiry = queue.backoff_expiry(entry)
+        for entry in queue.backoff.errored():
+            expiry = queue.backoff.expiry(entry)
             if expiry is not None and self._stale(entry.pod):
                 moments.append(expiry + BACKOFF_ORDERING_WINDOW)
         for entry in queue.unschedulable_entries():
