@@ -1,0 +1,158 @@
+"""Schedule a whole cluster with the profiles of a configuration, as `kubesched simulate` does.
+
+    run = simulate(nodes, pods, config={"profiles": [...]})
+    assert run.placements == {"default/web-1": "n1", "default/web-2": None}
+
+The run is the scheduler's own `Simulation` (simulated clock, seeded
+tie-breaking), with plugins registered in code next to the installed ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from kubesched.api import Node, Pod
+from kubesched.cluster.memory import InMemoryCluster
+from kubesched.config import (
+    API_VERSION,
+    KIND,
+    KubeSchedulerConfiguration,
+    default_config,
+    effective_profiles,
+    load_config,
+    parse_config,
+)
+from kubesched.framework.interface import PluginFactory
+from kubesched.framework.registry import Registry, default_registry
+from kubesched.scheduler.outcome import PodOutcome
+from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
+from kubesched.scheduler.simulation import Simulation, SimulationResult
+
+ConfigSource: TypeAlias = (
+    KubeSchedulerConfiguration | Mapping[str, Any] | str | os.PathLike[str] | None
+)
+"""A configuration: a file path, a document as a mapping (apiVersion and kind may be left
+out), a defaulted `KubeSchedulerConfiguration`, or None for the default profile."""
+
+DEFAULT_MAX_ATTEMPTS = 10_000
+"""Scheduling attempts after which `simulate` gives up on a simulation that never settles."""
+
+
+class SimulationLimitError(AssertionError):
+    """A simulation still scheduling after its maximum number of attempts (a livelock?)."""
+
+
+class SimulationRun:
+    """A simulation run until nothing could change any more, with the scheduler's state after.
+
+    `placements` maps each pending pod (`namespace/name`) to its node, None if
+    it was not scheduled. Change `cluster` (add a node, delete a pod) and call
+    `resume()` to schedule on from there.
+    """
+
+    def __init__(self, simulation: Simulation, max_attempts: int | None) -> None:
+        self.simulation = simulation
+        self.max_attempts = max_attempts
+        self.result = self.resume()
+
+    @property
+    def cluster(self) -> InMemoryCluster:
+        return self.simulation.cluster
+
+    @property
+    def scheduler(self) -> Scheduler:
+        return self.simulation.scheduler
+
+    @property
+    def placements(self) -> dict[str, str | None]:
+        return {outcome.pod: outcome.node for outcome in self.result.outcomes}
+
+    def outcome(self, pod_key: str) -> PodOutcome:
+        """The pod's outcome (status, node, message, attempts); KeyError for an unknown pod."""
+        for outcome in self.result.outcomes:
+            if outcome.pod == pod_key:
+                return outcome
+        raise KeyError(pod_key)
+
+    def resume(self) -> SimulationResult:
+        """Schedule until the simulation settles again; the new result is also `result`."""
+        self.result = self.simulation.run(self._limit())
+        return self.result
+
+    def _limit(self) -> Callable[[int, int], None] | None:
+        if self.max_attempts is None:
+            return None
+        stop = self.simulation.cycles + self.max_attempts
+
+        def check(_decided: int, _pending: int) -> None:
+            if self.simulation.cycles >= stop:
+                raise SimulationLimitError(
+                    f"the simulation did not settle after {self.max_attempts} scheduling "
+                    f"attempts (simulated time {self.simulation.clock.now():g}s)"
+                )
+
+        return check
+
+
+def simulate(
+    nodes: Iterable[Node],
+    pods: Iterable[Pod],
+    config: ConfigSource = None,
+    *,
+    plugins: Mapping[str, PluginFactory] | None = None,
+    seed: int = 0,
+    explain: bool = False,
+    max_attempts: int | None = DEFAULT_MAX_ATTEMPTS,
+) -> SimulationRun:
+    """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
+
+    `plugins` (name -> factory) are registered in code next to the installed
+    ones, so a profile can enable them; a name an installed plugin already
+    has is an error unless it is the same factory. The run is the scheduler's
+    own `Simulation` (simulated clock, seeded tie-breaking); it stops with
+    SimulationLimitError after `max_attempts` attempts (None: never).
+    """
+    registry = _registry(plugins or {})
+    cfg = _configuration(config, registry)
+    settings = SchedulerSettings(
+        percentage_of_nodes_to_score=cfg.percentage_of_nodes_to_score,
+        pod_initial_backoff_seconds=float(cfg.pod_initial_backoff_seconds),
+        pod_max_backoff_seconds=float(cfg.pod_max_backoff_seconds),
+    )
+    simulation = Simulation(
+        InMemoryCluster(nodes=nodes, pods=pods),
+        effective_profiles(cfg, registry),
+        registry,
+        settings=settings,
+        seed=seed,
+        explain=explain,
+    )
+    return SimulationRun(simulation, max_attempts)
+
+
+def _registry(plugins: Mapping[str, PluginFactory]) -> Registry:
+    discovered = default_registry()
+    if not plugins:
+        return discovered
+    registry = Registry()
+    registry.merge(discovered)
+    for name, factory in plugins.items():
+        if name in registry and registry.load(name) is factory:
+            continue
+        registry.register(name, factory)
+    return registry
+
+
+def _configuration(config: ConfigSource, registry: Registry) -> KubeSchedulerConfiguration:
+    if config is None:
+        return default_config(registry)
+    if isinstance(config, KubeSchedulerConfiguration):
+        return config
+    if isinstance(config, Mapping):
+        document = {"apiVersion": API_VERSION, "kind": KIND, **config}
+        return parse_config(json.dumps(document), registry=registry, source="config")
+    return load_config(Path(config), registry=registry)
