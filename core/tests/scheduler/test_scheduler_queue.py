@@ -263,3 +263,16 @@ def test_update_and_delete_of_queued_pods() -> None:
     assert _pop_names(queue) == ["p"]
     queue.update(make_pod("r").obj(), make_pod("r").obj(), [])
     assert _pop_names(queue) == ["r"]
+
+
+def test_activating_an_in_flight_pod_requeues_it_when_its_attempt_fails() -> None:
+    queue, _ = _queue({"Fit": [ClusterEventWithHint(NODE_ADD)]})
+    for name in ("p", "q"):
+        queue.add(make_pod(name).obj())
+    p, q = _popped(queue, "p"), _popped(queue, "q")
+    queue.activate([make_pod("p").obj()])
+    _fail(queue, p, "Fit")
+    _fail(queue, q, "Fit")
+    counts = queue.pending_counts()
+    assert (counts["backoff"], counts["unschedulable"]) == (1, 1)
+    assert queue.backoff.get(p.uid) is p, "the wildcard event named p, not q"
