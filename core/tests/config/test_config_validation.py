@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from attrs import evolve, frozen
 
+from kubesched.api.names import qualified_name_errors
 from kubesched.config import (
     ClientConnectionConfiguration,
     Extender,
@@ -20,7 +21,7 @@ from kubesched.config import (
     Plugins,
     PluginSet,
 )
-from kubesched.config.validation import qualified_name_errors, validate_configuration
+from kubesched.config.validation import validate_configuration
 
 
 @frozen
@@ -385,18 +386,6 @@ def test_extender_managed_resource_names(name: str, expected: list[str]) -> None
     assert validate_configuration(cfg) == [
         f'extenders[0].managedResources[0].name: Invalid value: "{name}": {message}'
         for message in expected
-    ]
-
-
-def test_qualified_name_messages() -> None:
-    assert qualified_name_errors("example.com/MyName") == []
-    assert qualified_name_errors("/x") == ["prefix part must be non-empty"]
-    assert qualified_name_errors("x" * 64) == ["name part must be no more than 63 characters"]
-    assert qualified_name_errors("-x") == [
-        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start "
-        # Upstream's RegexError really does put two spaces before each "or".
-        "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
-        "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
     ]
 
 

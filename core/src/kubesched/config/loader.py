@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from kubesched.api.field_errors import not_supported, required
 from kubesched.config.converter import StructureError, describe_json, structure
 from kubesched.config.defaults import apply_defaults
-from kubesched.config.field_errors import not_supported, required
 from kubesched.config.resolve import check_config
 from kubesched.config.source import parse_document
 from kubesched.config.types import API_VERSION, KIND, KubeSchedulerConfiguration
@@ -29,9 +29,9 @@ def read_configuration(data: Any) -> KubeSchedulerConfiguration:
     for key, accepted in (("apiVersion", API_VERSION), ("kind", KIND)):
         value = data.get(key)
         if value is None:
-            errors.append(required(key, f'must be "{accepted}"'))
+            errors.append(str(required(key, f'must be "{accepted}"')))
         elif value != accepted:
-            errors.append(not_supported(key, value, [accepted]))
+            errors.append(str(not_supported(key, value, [accepted])))
     if errors:
         raise StructureError(errors)
     fields = {k: v for k, v in data.items() if k not in ("apiVersion", "kind")}

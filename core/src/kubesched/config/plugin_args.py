@@ -17,8 +17,8 @@ from typing import Any
 import attrs
 from attrs import evolve
 
+from kubesched.api.field_errors import FieldError, child, invalid
 from kubesched.config.converter import StructureError, omit_empty, structure, unstructure
-from kubesched.config.field_errors import child, invalid
 from kubesched.config.types import API_VERSION, KubeSchedulerConfiguration, PluginConfig
 from kubesched.errors import PluginError
 from kubesched.framework.interface import PluginFactory
@@ -58,10 +58,10 @@ def structure_args(name: str, factory: PluginFactory, raw: Any, path: str) -> An
         return raw
     kind = args_kind_of(name, factory)
     if attrs.has(type(raw)):
-        raise StructureError([invalid(path, type(raw).__name__, "has to match plugin args")])
+        raise StructureError([str(invalid(path, type(raw).__name__, "has to match plugin args"))])
     if not isinstance(raw, Mapping):
-        raise StructureError([invalid(path, raw, f"expected an object ({kind})")])
-    errors = []
+        raise StructureError([str(invalid(path, raw, f"expected an object ({kind})"))])
+    errors: list[FieldError] = []
     given_kind = raw.get("kind")
     if given_kind is not None and given_kind != kind:
         errors.append(
@@ -73,7 +73,7 @@ def structure_args(name: str, factory: PluginFactory, raw: Any, path: str) -> An
             invalid(child(path, "apiVersion"), given_version, f'has to be "{API_VERSION}"')
         )
     if errors:
-        raise StructureError(errors)
+        raise StructureError([str(e) for e in errors])
     fields = {k: v for k, v in raw.items() if k not in ("kind", "apiVersion")}
     return structure(fields, args_type, path)
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import yaml
 
+from kubesched.api.field_errors import child, index
 from kubesched.config.converter import StructureError
-from kubesched.config.field_errors import child, index
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MERGE = "tag:yaml.org,2002:merge"

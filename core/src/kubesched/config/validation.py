@@ -8,15 +8,16 @@ problem: `<field path>: <message>`, in upstream's order.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 import attrs
 
+from kubesched.api.field_errors import FieldError, Shown, duplicate, invalid, required
+from kubesched.api.names import qualified_name_errors, validate_label_name
 from kubesched.config.converter import unstructure
-from kubesched.config.field_errors import duplicate, invalid, required
+from kubesched.config.duration import format_duration
 from kubesched.config.types import (
     API_VERSION,
     ClientConnectionConfiguration,
@@ -38,25 +39,44 @@ _REMOVED_DETAIL = (
 
 def validate_configuration(cfg: KubeSchedulerConfiguration) -> list[str]:
     """Every rule upstream checks after defaulting, one line per problem."""
-    errors = _client_connection_errors(cfg.client_connection, "clientConnection")
-    errors += _leader_election_errors(cfg.leader_election, "leaderElection")
+    before_profiles = [
+        *_client_connection_errors(cfg.client_connection, "clientConnection"),
+        *_leader_election_errors(cfg.leader_election, "leaderElection"),
+    ]
     if cfg.parallelism <= 0:
-        errors.append(
+        before_profiles.append(
             invalid("parallelism", cfg.parallelism, "should be an integer value greater than zero")
         )
-    if not cfg.profiles:
-        errors.append(required("profiles"))
-    else:
-        seen: dict[str, int] = {}
-        for i, profile in enumerate(cfg.profiles):
-            path = f"profiles[{i}]"
-            errors += _profile_errors(profile, path)
-            name = profile.scheduler_name or ""
-            if name in seen:
-                errors.append(duplicate(f"{path}.schedulerName", name))
-            seen[name] = i
-        errors += _common_queue_sort_errors(cfg.profiles)
-    errors += _percentage_errors("percentageOfNodesToScore", cfg.percentage_of_nodes_to_score)
+    after_profiles = [
+        *_percentage_errors("percentageOfNodesToScore", cfg.percentage_of_nodes_to_score),
+        *_backoff_errors(cfg),
+        *_extender_errors(cfg.extenders, "extenders"),
+    ]
+    return (
+        [str(e) for e in before_profiles]
+        + _profiles_errors(cfg.profiles)
+        + [str(e) for e in after_profiles]
+    )
+
+
+def _profiles_errors(profiles: Sequence[KubeSchedulerProfile]) -> list[str]:
+    """Each profile's rules and args, duplicate scheduler names, the common queue sort."""
+    if not profiles:
+        return [str(required("profiles"))]
+    lines = []
+    seen: set[str] = set()
+    for i, profile in enumerate(profiles):
+        path = f"profiles[{i}]"
+        lines += _profile_errors(profile, path)
+        name = profile.scheduler_name or ""
+        if name in seen:
+            lines.append(str(duplicate(f"{path}.schedulerName", name)))
+        seen.add(name)
+    return lines + [str(e) for e in _common_queue_sort_errors(profiles)]
+
+
+def _backoff_errors(cfg: KubeSchedulerConfiguration) -> list[FieldError]:
+    errors = []
     if cfg.pod_initial_backoff_seconds <= 0:
         errors.append(
             invalid(
@@ -73,17 +93,16 @@ def validate_configuration(cfg: KubeSchedulerConfiguration) -> list[str]:
                 "must be greater than or equal to PodInitialBackoffSeconds",
             )
         )
-    errors += _extender_errors(cfg.extenders, "extenders")
     return errors
 
 
-def _client_connection_errors(cc: ClientConnectionConfiguration, path: str) -> list[str]:
+def _client_connection_errors(cc: ClientConnectionConfiguration, path: str) -> list[FieldError]:
     if cc.burst < 0:
         return [invalid(f"{path}.burst", cc.burst, "must be non-negative")]
     return []
 
 
-def _leader_election_errors(le: LeaderElectionConfiguration, path: str) -> list[str]:
+def _leader_election_errors(le: LeaderElectionConfiguration, path: str) -> list[FieldError]:
     if not le.leader_elect:
         return []
     errors = []
@@ -94,12 +113,16 @@ def _leader_election_errors(le: LeaderElectionConfiguration, path: str) -> list[
         ("retryPeriod", le.retry_period),
     ):
         if value <= zero:
-            errors.append(invalid(f"{path}.{name}", value, "must be greater than zero"))
+            errors.append(
+                invalid(
+                    f"{path}.{name}", Shown(format_duration(value)), "must be greater than zero"
+                )
+            )
     if le.lease_duration <= le.renew_deadline:
         errors.append(
             invalid(
                 f"{path}.leaseDuration",
-                le.renew_deadline,
+                Shown(format_duration(le.renew_deadline)),
                 "LeaseDuration must be greater than RenewDeadline",
             )
         )
@@ -117,14 +140,15 @@ def _leader_election_errors(le: LeaderElectionConfiguration, path: str) -> list[
     return errors
 
 
-def _percentage_errors(path: str, value: int | None) -> list[str]:
+def _percentage_errors(path: str, value: int | None) -> list[FieldError]:
     if value is not None and not 0 <= value <= 100:
         return [invalid(path, value, "not in valid range [0-100]")]
     return []
 
 
 def _profile_errors(profile: KubeSchedulerProfile, path: str) -> list[str]:
-    errors = []
+    """The profile's own rules, then each plugin's args validation, in upstream's order."""
+    errors: list[FieldError] = []
     if not profile.scheduler_name:
         errors.append(required(f"{path}.schedulerName"))
     errors += _percentage_errors(
@@ -139,17 +163,18 @@ def _profile_errors(profile: KubeSchedulerProfile, path: str) -> list[str]:
                             f"{path}.plugins.{point}.enabled[{j}]", plugin.name, _REMOVED_DETAIL
                         )
                     )
+    lines = [str(e) for e in errors]
     seen: set[str] = set()
     for j, entry in enumerate(profile.plugin_config):
         entry_path = f"{path}.pluginConfig[{j}]"
         if entry.name in seen:
-            errors.append(duplicate(entry_path, entry.name))
+            lines.append(str(duplicate(entry_path, entry.name)))
         seen.add(entry.name)
         if entry.name in REMOVED_PLUGINS:
-            errors.append(invalid(entry_path, entry.name, _REMOVED_DETAIL))
+            lines.append(str(invalid(entry_path, entry.name, _REMOVED_DETAIL)))
         elif attrs.has(type(entry.args)) and hasattr(entry.args, "validate"):
-            errors += _args_errors(entry.name, entry.args, f"{entry_path}.args")
-    return errors
+            lines += _args_errors(entry.name, entry.args, f"{entry_path}.args")
+    return lines
 
 
 def _args_errors(name: str, args: Any, path: str) -> list[str]:
@@ -162,7 +187,7 @@ def _args_errors(name: str, args: Any, path: str) -> list[str]:
         ]
 
 
-def _common_queue_sort_errors(profiles: Sequence[KubeSchedulerProfile]) -> list[str]:
+def _common_queue_sort_errors(profiles: Sequence[KubeSchedulerProfile]) -> list[FieldError]:
     """The explicitly configured queueSort (and its args) must be the same in every profile."""
     errors = []
     first = profiles[0].plugins.queue_sort if profiles[0].plugins else PluginSet()
@@ -205,7 +230,7 @@ def _plugin_set_value(plugin_set: PluginSet) -> dict[str, list[str]]:
     }
 
 
-def _extender_errors(extenders: Sequence[Extender], path: str) -> list[str]:
+def _extender_errors(extenders: Sequence[Extender], path: str) -> list[FieldError]:
     errors = []
     binders = 0
     managed: set[str] = set()
@@ -240,61 +265,6 @@ def _extender_errors(extenders: Sequence[Extender], path: str) -> list[str]:
     return errors
 
 
-_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_QUALIFIED_NAME_MSG = (
-    "must consist of alphanumeric characters, '-', '_' or '.', "
-    "and must start and end with an alphanumeric character"
-)
-_DNS_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS_SUBDOMAIN_FMT = rf"{_DNS_LABEL_FMT}(\.{_DNS_LABEL_FMT})*"
-_DNS_SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-    "'-' or '.', and must start and end with an alphanumeric character"
-)
-
-
-def _regex_error(message: str, fmt: str, *examples: str) -> str:
-    quoted = " or ".join(f"'{e}', " for e in examples)
-    return f"{message} (e.g. {quoted}regex used for validation is '{fmt}')"
-
-
-def qualified_name_errors(value: str) -> list[str]:
-    """Upstream's IsQualifiedName: an optional DNS-subdomain prefix and '/', then a name."""
-    parts = value.split("/")
-    if len(parts) > 2:
-        example = _regex_error(
-            _QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc"
-        )
-        return [
-            f"a qualified name {example} with an optional DNS subdomain prefix "
-            "and '/' (e.g. 'example.com/MyName')"
-        ]
-    errors = []
-    name = parts[-1]
-    if len(parts) == 2:
-        prefix = parts[0]
-        if not prefix:
-            errors.append("prefix part must be non-empty")
-        else:
-            if len(prefix) > 253:
-                errors.append("prefix part must be no more than 253 characters")
-            if not re.fullmatch(_DNS_SUBDOMAIN_FMT, prefix):
-                errors.append(
-                    "prefix part "
-                    + _regex_error(_DNS_SUBDOMAIN_MSG, _DNS_SUBDOMAIN_FMT, "example.com")
-                )
-    if not name:
-        errors.append("name part must be non-empty")
-    elif len(name) > 63:
-        errors.append("name part must be no more than 63 characters")
-    if not re.fullmatch(_QUALIFIED_NAME_FMT, name):
-        errors.append(
-            "name part "
-            + _regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
-        )
-    return errors
-
-
 def _is_extended_resource_name(name: str) -> bool:
     """Not native (no '/' or a kubernetes.io/ prefix), not `requests.`-prefixed, and a
     qualified name once prefixed with `requests.` (upstream's IsExtendedResourceName)."""
@@ -304,8 +274,8 @@ def _is_extended_resource_name(name: str) -> bool:
     return not qualified_name_errors(f"requests.{name}")
 
 
-def _extended_resource_name_errors(path: str, name: str) -> list[str]:
-    errors = [invalid(path, name, message) for message in qualified_name_errors(name)]
+def _extended_resource_name_errors(path: str, name: str) -> list[FieldError]:
+    errors = validate_label_name(path, name)
     if not errors and not _is_extended_resource_name(name):
         errors.append(invalid(path, name, "is an invalid extended resource name"))
     return errors
