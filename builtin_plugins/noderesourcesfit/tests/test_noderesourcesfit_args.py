@@ -6,7 +6,9 @@ least/most_allocated_test.go), every case that applies.
 Weight 0 is not an error here: these args are upstream's v1 (external) type,
 whose defaulting turns a 0 or unset weight into 1 before validation, exactly
 what kube-scheduler does with a config file. Upstream's "ScoringStrategy field
-is required" case cannot arise: defaulting always sets a strategy.
+is required" case cannot arise: defaulting always sets a strategy. Name messages
+follow the newest apimachinery wording ("63 bytes", "a valid label key") where that
+table still says "63 characters" and "a qualified name".
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def strategy(
             NodeResourcesFitArgs(ignored_resources=[LONG_NAME]),
             [
                 f'ignoredResources[0]: Invalid value: "{LONG_NAME}": '
-                "name part must be no more than 63 characters"
+                "name part must be no more than 63 bytes"
             ],
             id="IgnoredResources: too long value",
         ),
@@ -67,7 +69,7 @@ def strategy(
         pytest.param(
             NodeResourcesFitArgs(ignored_resources=["example.com/aaa/bbb"]),
             [
-                'ignoredResources[0]: Invalid value: "example.com/aaa/bbb": a qualified name '
+                'ignoredResources[0]: Invalid value: "example.com/aaa/bbb": a valid label key '
                 f"{NAME_MSG} with an optional DNS subdomain prefix and '/' "
                 "(e.g. 'example.com/MyName')"
             ],
@@ -98,7 +100,7 @@ def strategy(
             NodeResourcesFitArgs(ignored_resource_groups=["a" * 64]),
             [
                 f'ignoredResourceGroups[0]: Invalid value: "{"a" * 64}": '
-                "name part must be no more than 63 characters"
+                "name part must be no more than 63 bytes"
             ],
             id="IgnoredResourceGroups: name is too long",
         ),

@@ -13,13 +13,8 @@ from collections.abc import Iterable
 
 from attrs import evolve, field, frozen
 
-from kubesched_noderesourcesfit.field_errors import (
-    invalid,
-    join,
-    label_name_errors,
-    not_supported,
-    required,
-)
+from kubesched.api.field_errors import FieldError, child, index, invalid, not_supported, required
+from kubesched.api.names import validate_label_name
 
 LEAST_ALLOCATED = "LeastAllocated"
 MOST_ALLOCATED = "MostAllocated"
@@ -91,25 +86,25 @@ class NodeResourcesFitArgs:
 
     def validate(self, path: str = "") -> list[str]:
         """Upstream's ValidateNodeResourcesFitArgs, one `<field path>: <message>` line each."""
-        errs: list[str] = []
+        errs: list[FieldError] = []
         for i, name in enumerate(self.ignored_resources):
-            errs += label_name_errors(join(path, f"ignoredResources[{i}]"), name)
+            errs += validate_label_name(index(child(path, "ignoredResources"), i), name)
         for i, group in enumerate(self.ignored_resource_groups):
-            at = join(path, f"ignoredResourceGroups[{i}]")
+            at = index(child(path, "ignoredResourceGroups"), i)
             if "/" in group:
                 errs.append(invalid(at, group, "resource group name can't contain '/'"))
-            errs += label_name_errors(at, group)
+            errs += validate_label_name(at, group)
         strategy = self.scoring_strategy
-        strategy_path = join(path, "scoringStrategy")
+        strategy_path = child(path, "scoringStrategy")
         if strategy.type not in SCORING_STRATEGY_TYPES:
             errs.append(
-                not_supported(join(strategy_path, "type"), strategy.type, SCORING_STRATEGY_TYPES)
+                not_supported(child(strategy_path, "type"), strategy.type, SCORING_STRATEGY_TYPES)
             )
         for i, spec in enumerate(strategy.resources):
             if not 0 < spec.weight <= MAX_RESOURCE_WEIGHT:
                 errs.append(
                     invalid(
-                        join(strategy_path, f"resources[{i}].weight"),
+                        child(index(child(strategy_path, "resources"), i), "weight"),
                         spec.weight,
                         f"resource weight of {spec.name} not in valid range (0, 100]",
                     )
@@ -117,27 +112,27 @@ class NodeResourcesFitArgs:
         curve = strategy.requested_to_capacity_ratio
         if curve is not None:
             # Upstream reports shape errors under scoringStrategy.shape.
-            errs += _shape_errors(curve.shape, join(strategy_path, "shape"))
+            errs += _shape_errors(curve.shape, child(strategy_path, "shape"))
         elif strategy.type == REQUESTED_TO_CAPACITY_RATIO:
             errs.append(
                 required(
-                    join(strategy_path, "requestedToCapacityRatio"),
+                    child(strategy_path, "requestedToCapacityRatio"),
                     "must be specified when type is RequestedToCapacityRatio",
                 )
             )
-        return errs
+        return [str(e) for e in errs]
 
 
-def _shape_errors(shape: tuple[UtilizationShapePoint, ...], path: str) -> list[str]:
+def _shape_errors(shape: tuple[UtilizationShapePoint, ...], path: str) -> list[FieldError]:
     """Upstream's validateFunctionShape."""
     if not shape:
         return [required(path, "at least one point must be specified")]
-    errs: list[str] = []
+    errs: list[FieldError] = []
     for i in range(1, len(shape)):
         if shape[i - 1].utilization >= shape[i].utilization:
             errs.append(
                 invalid(
-                    f"{path}[{i}].utilization",
+                    child(index(path, i), "utilization"),
                     shape[i].utilization,
                     "values must be sorted in increasing order",
                 )
@@ -147,7 +142,7 @@ def _shape_errors(shape: tuple[UtilizationShapePoint, ...], path: str) -> list[s
         if not 0 <= point.utilization <= MAX_UTILIZATION:
             errs.append(
                 invalid(
-                    f"{path}[{i}].utilization",
+                    child(index(path, i), "utilization"),
                     point.utilization,
                     f"not in valid range [0, {MAX_UTILIZATION}]",
                 )
@@ -155,7 +150,7 @@ def _shape_errors(shape: tuple[UtilizationShapePoint, ...], path: str) -> list[s
         if not 0 <= point.score <= MAX_CUSTOM_PRIORITY_SCORE:
             errs.append(
                 invalid(
-                    f"{path}[{i}].score",
+                    child(index(path, i), "score"),
                     point.score,
                     f"not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]",
                 )
