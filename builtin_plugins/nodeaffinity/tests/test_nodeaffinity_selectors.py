@@ -11,10 +11,10 @@ from kubesched.api import NodeAffinity as Spec
 from kubesched.api import NodeSelectorRequirement as R
 from kubesched.api import NodeSelectorTerm as T
 from kubesched.testing import make_node, make_pod
-from kubesched_nodeaffinity.field_errors import SelectorParseError
 from kubesched_nodeaffinity.pod_affinity import required_node_affinity
 from kubesched_nodeaffinity.requirements import LabelRequirement, parse_label_requirement
 from kubesched_nodeaffinity.selectors import (
+    SelectorParseError,
     parse_node_selector,
     parse_node_selector_strict,
     parse_preferred_terms,

@@ -5,13 +5,12 @@ from __future__ import annotations
 from attrs import frozen
 
 from kubesched.api import NodeAffinity as NodeAffinitySpec
-from kubesched_nodeaffinity.field_errors import (
-    FieldError,
+from kubesched.api.field_errors import FieldError, child, unique_messages
+from kubesched_nodeaffinity.selectors import (
     SelectorParseError,
-    child,
-    unique_messages,
+    parse_node_selector,
+    parse_preferred_terms,
 )
-from kubesched_nodeaffinity.selectors import parse_node_selector, parse_preferred_terms
 
 REQUIRED_FIELD = "requiredDuringSchedulingIgnoredDuringExecution"
 PREFERRED_FIELD = "preferredDuringSchedulingIgnoredDuringExecution"

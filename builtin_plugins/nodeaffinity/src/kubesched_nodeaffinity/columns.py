@@ -20,7 +20,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kubesched.framework import NodeInfo, NodeTable
-from kubesched_nodeaffinity.label_syntax import parse_go_int64
 from kubesched_nodeaffinity.pod_affinity import RequiredNodeAffinity
 from kubesched_nodeaffinity.requirements import (
     DOES_NOT_EXIST,
@@ -31,6 +30,7 @@ from kubesched_nodeaffinity.requirements import (
     NODE_NAME_FIELD,
     FieldRequirement,
     LabelRequirement,
+    parse_go_int64,
 )
 from kubesched_nodeaffinity.selectors import NodeSelectorMatcher, PreferredTerms, Term
 

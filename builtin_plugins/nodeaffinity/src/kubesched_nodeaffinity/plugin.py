@@ -30,7 +30,6 @@ from kubesched.framework import (
 from kubesched.framework.helpers import default_normalize_score
 from kubesched_nodeaffinity.args import NodeAffinityArgs
 from kubesched_nodeaffinity.columns import preferred_scores, required_mask, selector_mask
-from kubesched_nodeaffinity.field_errors import SelectorParseError
 from kubesched_nodeaffinity.hints import schedulable_after_node_change
 from kubesched_nodeaffinity.pod_affinity import (
     RequiredNodeAffinity,
@@ -42,6 +41,7 @@ from kubesched_nodeaffinity.pod_affinity import (
 from kubesched_nodeaffinity.selectors import (
     NodeSelectorMatcher,
     PreferredTerms,
+    SelectorParseError,
     parse_node_selector,
     parse_preferred_terms,
 )

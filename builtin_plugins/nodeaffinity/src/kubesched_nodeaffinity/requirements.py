@@ -3,17 +3,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from attrs import frozen
 
 from kubesched.api import NodeSelectorRequirement
-from kubesched_nodeaffinity.field_errors import FieldError, child, index, invalid, not_supported
-from kubesched_nodeaffinity.label_syntax import (
-    label_key_errors,
-    label_value_errors,
-    parse_go_int64,
-)
+from kubesched.api.field_errors import FieldError, child, index, invalid, not_supported
+from kubesched.api.names import validate_label_key, validate_label_value
 
 IN = "In"
 NOT_IN = "NotIn"
@@ -25,6 +22,19 @@ LABEL_OPERATORS = (IN, NOT_IN, EXISTS, DOES_NOT_EXIST, GT, LT)
 FIELD_OPERATORS = (IN, NOT_IN)
 NODE_NAME_FIELD = "metadata.name"
 """The one node field a matchFields requirement can select on."""
+
+_GO_INT_RE = re.compile(r"[+-]?[0-9]+")
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
+
+def parse_go_int64(text: str) -> int | None:
+    """`text` as Go's `strconv.ParseInt(text, 10, 64)` reads it, or None where Go fails:
+    an optional sign and decimal digits only, within int64."""
+    if not _GO_INT_RE.fullmatch(text):
+        return None
+    value = int(text)
+    return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 
 @frozen
@@ -98,17 +108,11 @@ def parse_label_requirement(
     """The requirement, or why it does not parse (upstream's labels.NewRequirement)."""
     if req.operator not in LABEL_OPERATORS:
         return [not_supported(child(path, "operator"), req.operator, LABEL_OPERATORS)]
-    errors = []
-    key_problems = label_key_errors(req.key)
-    if key_problems:
-        errors.append(invalid(child(path, "key"), req.key, "; ".join(key_problems)))
     values_path = child(path, "values")
-    errors.extend(_operand_errors(req, values_path))
+    errors = validate_label_key(child(path, "key"), req.key)
+    errors += _operand_errors(req, values_path)
     for i, value in enumerate(req.values):
-        value_problems = label_value_errors(value)
-        if value_problems:
-            value_path = index(index(values_path, i), req.key)
-            errors.append(invalid(value_path, value, "; ".join(value_problems)))
+        errors += validate_label_value(index(index(values_path, i), req.key), value)
     if errors:
         return list(dict.fromkeys(errors))
     bound = parse_go_int64(req.values[0]) if req.operator in (GT, LT) else None

@@ -15,13 +15,21 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from kubesched.api import Node, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm
-from kubesched_nodeaffinity.field_errors import FieldError, SelectorParseError, child, index
+from kubesched.api.field_errors import FieldError, aggregate_message, child, index
 from kubesched_nodeaffinity.requirements import (
     FieldRequirement,
     LabelRequirement,
     parse_field_requirement,
     parse_label_requirement,
 )
+
+
+class SelectorParseError(ValueError):
+    """A node selector that does not parse; `errors` lists every problem."""
+
+    def __init__(self, errors: Sequence[FieldError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__(aggregate_message(self.errors))
 
 
 @frozen
