@@ -104,7 +104,6 @@ class _Binding:
     assumed: Pod
     host: str
     start: float
-    result: ScheduleResult
 
 
 class Scheduler:
@@ -164,7 +163,6 @@ class Scheduler:
         self.cluster_version = 0
         self.seen_version: dict[str, int] = {}
         self._bindings: dict[str, _Binding] = {}
-        self.ignored_pods = 0
         for node in cluster.nodes():
             self.cache.add_node(node)
         for pod in cluster.pods():
@@ -172,8 +170,6 @@ class Scheduler:
                 self.cache.add_pod(pod)
             elif self.responsible_for(pod):
                 self.queue.add(pod)
-            else:
-                self.ignored_pods += 1
         cluster.subscribe(self.on_change)
 
     def responsible_for(self, pod: Pod) -> bool:
@@ -350,7 +346,7 @@ class Scheduler:
                 status = _fit_status(status.code, error)
             self._handle_failure(entry, fw, status, "", start, error)
             return
-        binding = _Binding(entry, fw, state, assumed, host, start, result)
+        binding = _Binding(entry, fw, state, assumed, host, start)
         self._bindings[pod.uid] = binding
         self._run_binding(binding)
 

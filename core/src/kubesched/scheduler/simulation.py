@@ -53,6 +53,8 @@ class NodeUsage:
 
 @frozen
 class Summary:
+    """Outcome counts, pending pods no profile serves (left alone), and every node's use."""
+
     scheduled: int
     unschedulable: int
     errors: int
@@ -196,6 +198,9 @@ class Simulation:
                     message="" if status is None else status.message(),
                 )
             )
+        others = sum(
+            1 for p in self.cluster.pods() if not p.spec.node_name and not sched.responsible_for(p)
+        )
         counts = {SCHEDULED: 0, UNSCHEDULABLE: 0, ERROR: 0}
         for outcome in outcomes:
             counts[outcome.status] += 1
@@ -203,7 +208,7 @@ class Simulation:
             counts[SCHEDULED],
             counts[UNSCHEDULABLE],
             counts[ERROR],
-            sched.ignored_pods,
+            others,
             _node_usage(self.cluster),
         )
         return SimulationResult(outcomes, summary, self.clock.now(), self.cycles)
