@@ -23,7 +23,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from kubesched.api import format_quantity
 from kubesched.api.manifests import load_manifests
 from kubesched.cli.output import API_VERSION
 from kubesched.cluster.memory import InMemoryCluster
@@ -130,7 +129,7 @@ def _print_table(console: Console, result: SimulationResult, explain: bool) -> N
         nodes.add_row(
             u.name,
             _share(u.cpu_requested, u.cpu_allocatable, _cores),
-            _share(u.memory_requested, u.memory_allocatable, format_quantity),
+            _share(u.memory_requested, u.memory_allocatable, _memory),
             f"{u.pods}/{u.pods_allowed}",
         )
     console.print(nodes)
@@ -138,6 +137,14 @@ def _print_table(console: Console, result: SimulationResult, explain: bool) -> N
 
 def _cores(millicores: int) -> str:
     return f"{millicores / 1000:g}"
+
+
+def _memory(amount: int) -> str:
+    """Bytes in the largest binary unit that keeps a readable number (one decimal at most)."""
+    for unit, size in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+        if amount >= size:
+            return f"{round(amount / size, 1):g}{unit}"
+    return str(amount)
 
 
 def _share(used: int, total: int, show: Callable[[int], str]) -> str:
