@@ -101,7 +101,7 @@ def test_selector_matching(selector: LabelSelector, labels: dict[str, str], matc
         (expr("x", "NotIn"), "matchExpressions[0].values", "values set can't be empty"),
         (expr("baz", "Exists", "qux", "norf"), "matchExpressions[0].values", "must be empty"),
         (expr("x", "DoesNotExist", "a"), "matchExpressions[0].values", "must be empty"),
-        (expr("a" * 254, "Exists"), "matchExpressions[0].key", "no more than 63 characters"),
+        (expr("a" * 254, "Exists"), "matchExpressions[0].key", "no more than 63 bytes"),
         (
             expr("y", "Gt", "1"),
             "matchExpressions[0].operator",
@@ -114,7 +114,7 @@ def test_selector_matching(selector: LabelSelector, labels: dict[str, str], matc
         ),
         (expr("x", "In", "-bad"), "matchExpressions[0].values[0]", "alphanumeric"),
         (expr("x", "In", "v" * 64), "matchExpressions[0].values[0]", "no more than 63"),
-        (expr("a/b/c", "Exists"), "matchExpressions[0].key", "qualified name"),
+        (expr("a/b/c", "Exists"), "matchExpressions[0].key", "a valid label key"),
         (expr("/name", "Exists"), "matchExpressions[0].key", "prefix part must be non-empty"),
         (expr("Example.com/x", "Exists"), "matchExpressions[0].key", "RFC 1123 subdomain"),
         (expr("example.com/", "Exists"), "matchExpressions[0].key", "name part must be non-empty"),
@@ -126,6 +126,30 @@ def test_invalid_requirements_are_rejected(
     with pytest.raises(InputError, match=message) as caught:
         as_selector(exprs(requirement))
     assert caught.value.field == field
+
+
+# The messages are upstream's field errors, values printed as Go prints them.
+@pytest.mark.parametrize(
+    ("requirement", "message"),
+    [
+        (
+            expr("x", "In"),
+            "Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
+        ),
+        (
+            expr("baz", "Exists", "qux", "norf"),
+            'Invalid value: []string{"qux", "norf"}: '
+            "values set must be empty for exists and does not exist",
+        ),
+        (expr("y", "Gt", "1"), '"Gt" is not a valid label selector operator'),
+        (expr("x", "In", "v" * 64), f'Invalid value: "{"v" * 64}": must be no more than 63 bytes'),
+        (expr("/name", "Exists"), 'Invalid value: "/name": prefix part must be non-empty'),
+    ],
+)
+def test_invalid_requirement_messages(requirement: LabelSelectorRequirement, message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        as_selector(exprs(requirement))
+    assert caught.value.message == message
 
 
 def test_invalid_match_labels_name_the_entry() -> None:

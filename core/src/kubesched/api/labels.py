@@ -11,12 +11,13 @@ when it is matched against many label sets.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from attrs import frozen
 
+from kubesched.api.field_errors import FieldError, child, go_quote, index, invalid
 from kubesched.api.meta import LabelSelector, LabelSelectorRequirement
+from kubesched.api.names import validate_label_key, validate_label_value
 from kubesched.errors import InputError
 
 IN = "In"
@@ -25,13 +26,6 @@ EXISTS = "Exists"
 DOES_NOT_EXIST = "DoesNotExist"
 EQUALS = "="
 """The operator of a `matchLabels` entry (upstream's selection.Equals)."""
-
-_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-_NAME_RULE = (
-    "must consist of alphanumeric characters, '-', '_' or '.', "
-    "and must start and end with an alphanumeric character"
-)
 
 
 @frozen
@@ -75,50 +69,10 @@ EVERYTHING = Selector()
 NOTHING = Selector(selects_nothing=True)
 
 
-def _key_problem(key: str) -> str | None:
-    """Why `key` is not a valid label key (a qualified name), or None."""
-    parts = key.split("/")
-    if len(parts) > 2:
-        return f"a qualified name {_NAME_RULE}, with an optional DNS subdomain prefix and '/'"
-    name = parts[-1]
-    if len(parts) == 2:
-        prefix = parts[0]
-        if not prefix:
-            return "prefix part must be non-empty"
-        if len(prefix) > 253:
-            return "prefix part must be no more than 253 characters"
-        if not _DNS_SUBDOMAIN.fullmatch(prefix):
-            return (
-                "prefix part a lowercase RFC 1123 subdomain must consist of lower case "
-                "alphanumeric characters, '-' or '.', and must start and end with an "
-                "alphanumeric character"
-            )
-    if not name:
-        return "name part must be non-empty"
-    if len(name) > 63:
-        return "name part must be no more than 63 characters"
-    if not _NAME.fullmatch(name):
-        return f"name part {_NAME_RULE}"
-    return None
-
-
-def _value_problem(value: str) -> str | None:
-    """Why `value` is not a valid label value, or None (an empty value is valid)."""
-    if len(value) > 63:
-        return "must be no more than 63 characters"
-    if value and not _NAME.fullmatch(value):
-        return f"a valid label {_NAME_RULE}"
-    return None
-
-
-def _check_key(key: str, field: str) -> None:
-    if (problem := _key_problem(key)) is not None:
-        raise InputError(f"Invalid value: {key!r}: {problem}", field=field)
-
-
-def _check_value(value: str, field: str) -> None:
-    if (problem := _value_problem(value)) is not None:
-        raise InputError(f"Invalid value: {value!r}: {problem}", field=field)
+def _raise_first(errors: list[FieldError]) -> None:
+    """Raise the first error, if any, as an InputError naming its field."""
+    if errors:
+        raise InputError(errors[0].body, field=errors[0].path)
 
 
 def _expression(expression: LabelSelectorRequirement, path: str) -> Requirement:
@@ -126,21 +80,19 @@ def _expression(expression: LabelSelectorRequirement, path: str) -> Requirement:
     operator, values = expression.operator, expression.values
     if operator not in (IN, NOT_IN, EXISTS, DOES_NOT_EXIST):
         raise InputError(
-            f"{operator!r} is not a valid label selector operator", field=f"{path}.operator"
+            f"{go_quote(operator)} is not a valid label selector operator",
+            field=child(path, "operator"),
         )
-    _check_key(expression.key, f"{path}.key")
+    _raise_first(validate_label_key(child(path, "key"), expression.key))
+    values_path = child(path, "values")
     if operator in (IN, NOT_IN) and not values:
-        raise InputError(
-            "Required value: for 'in', 'notin' operators, values set can't be empty",
-            field=f"{path}.values",
-        )
+        detail = "for 'in', 'notin' operators, values set can't be empty"
+        _raise_first([invalid(values_path, values, detail)])
     if operator in (EXISTS, DOES_NOT_EXIST) and values:
-        raise InputError(
-            "Forbidden: values set must be empty for exists and does not exist",
-            field=f"{path}.values",
-        )
+        detail = "values set must be empty for exists and does not exist"
+        _raise_first([invalid(values_path, values, detail)])
     for i, value in enumerate(values):
-        _check_value(value, f"{path}.values[{i}]")
+        _raise_first(validate_label_value(index(values_path, i), value))
     return Requirement(key=expression.key, operator=operator, values=frozenset(values))
 
 
@@ -152,11 +104,11 @@ def as_selector(selector: LabelSelector | None) -> Selector:
         return EVERYTHING
     requirements = []
     for key, value in selector.match_labels.items():
-        _check_key(key, "matchLabels")
-        _check_value(value, f"matchLabels.{key}")
+        _raise_first(validate_label_key("matchLabels", key))
+        _raise_first(validate_label_value(child("matchLabels", key), value))
         requirements.append(Requirement(key=key, operator=EQUALS, values=frozenset([value])))
     for i, expression in enumerate(selector.match_expressions):
-        requirements.append(_expression(expression, f"matchExpressions[{i}]"))
+        requirements.append(_expression(expression, index("matchExpressions", i)))
     return Selector(tuple(requirements))
 
 
