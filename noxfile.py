@@ -18,8 +18,21 @@ nox.options.default_venv_backend = "none"
 nox.options.sessions = ["lint", "typecheck", "tests", "docs"]
 nox.options.error_on_missing_interpreters = True
 
-SOURCES = ["core", "builtin_plugins", "contrib", "tests", "benchmarks", "noxfile.py"]
-TYPED = ["core/src", *sorted(glob("builtin_plugins/*/src")), *sorted(glob("contrib/*/src"))]
+SOURCES = [
+    "core",
+    "builtin_plugins",
+    "contrib",
+    "tests",
+    "benchmarks",
+    "plugin_template/hooks",
+    "noxfile.py",
+]
+TYPED = [
+    "core/src",
+    *sorted(glob("builtin_plugins/*/src")),
+    *sorted(glob("contrib/*/src")),
+    "plugin_template/hooks",
+]
 
 
 @nox.session

@@ -177,10 +177,6 @@ def test_the_readme_profile_moves_pods_to_the_preferred_node(sandbox: Sandbox) -
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core's wheel does not ship plugin_template yet (needs a build change in core)",
-)
 def test_an_installed_core_renders_from_its_packaged_template(sandbox: Sandbox) -> None:
     sandbox.run(
         sandbox.bin / "kubesched",
