@@ -115,3 +115,11 @@ def test_metrics_file_in_text_exposition_format(
         "# TYPE scheduler_scheduling_attempt_duration_seconds histogram",
     ):
         assert line in text.splitlines()
+
+
+def test_table_explain_shows_each_pods_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run(capsys, "simulate", QUICKSTART, "--explain")
+    flat = " ".join(out.split())
+    assert "shop/web-1: last attempt" in flat
+    assert "NodeAffinity: node(s) didn't match Pod's node affinity/selector" in flat
+    assert "TaintToleration: node(s) had untolerated taint(s)" in flat
