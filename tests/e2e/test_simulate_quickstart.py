@@ -117,7 +117,10 @@ def test_metrics_file_in_text_exposition_format(
         assert line in text.splitlines()
 
 
-def test_table_explain_shows_each_pods_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+def test_table_explain_shows_each_pods_nodes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
     out, _ = run(capsys, "simulate", QUICKSTART, "--explain")
     flat = " ".join(out.split())
     assert "shop/web-1: last attempt" in flat
