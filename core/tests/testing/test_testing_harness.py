@@ -12,7 +12,7 @@ from attrs import frozen
 from numpy.typing import NDArray
 
 from kubesched import hookimpl
-from kubesched.api import Node, Pod
+from kubesched.api import Node, ObjectMeta, Pod, PriorityClass
 from kubesched.config import default_config
 from kubesched.errors import ConfigError, PluginError
 from kubesched.framework import (
@@ -506,3 +506,14 @@ def test_simulate_stops_a_run_that_does_not_settle() -> None:
     with pytest.raises(SimulationLimitError, match="did not settle after 2 scheduling attempts"):
         simulate([make_node("n1").obj()], pending(3), max_attempts=2)
     assert len(simulate([make_node("n1").obj()], pending(3), max_attempts=None).placements) == 3
+
+
+def test_simulate_resolves_priority_classes() -> None:
+    urgent = PriorityClass(metadata=ObjectMeta(name="urgent"), value=1000)
+    late = make_pod("late").namespace("default").priority_class_name("urgent").req(cpu="1").obj()
+    run = simulate(
+        [make_node("n1").capacity(cpu="1").obj()],
+        [*pending(1), late],
+        priority_classes=[urgent],
+    )
+    assert run.placements == {"default/late": "n1", "default/p0": None}

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from kubesched.api import Node, Pod
+from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import (
     API_VERSION,
@@ -103,12 +103,17 @@ def simulate(
     pods: Iterable[Pod],
     config: ConfigSource = None,
     *,
+    priority_classes: Iterable[PriorityClass] = (),
+    pod_disruption_budgets: Iterable[PodDisruptionBudget] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
     explain: bool = False,
     max_attempts: int | None = DEFAULT_MAX_ATTEMPTS,
 ) -> SimulationRun:
     """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
+
+    Pods with `spec.nodeName` run already; PriorityClasses resolve the pods'
+    `priorityClassName`, PodDisruptionBudgets guard pods from preemption.
 
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
@@ -124,7 +129,12 @@ def simulate(
         pod_max_backoff_seconds=float(cfg.pod_max_backoff_seconds),
     )
     simulation = Simulation(
-        InMemoryCluster(nodes=nodes, pods=pods),
+        InMemoryCluster(
+            nodes=nodes,
+            pods=pods,
+            priority_classes=priority_classes,
+            pod_disruption_budgets=pod_disruption_budgets,
+        ),
         effective_profiles(cfg, registry),
         registry,
         settings=settings,
