@@ -110,6 +110,7 @@ class Coscheduling:
         """Upstream's MarkPodGroupScheduleFailure. A whole-group rejection also records what
         the group faced, so it is not retried until that changes; other failures keep what
         an earlier rejection recorded."""
+        faced: Surroundings | None
         if rejected_as_a_whole:
             faced = surroundings(self._node_infos(), group, self._members(group))
         else:
