@@ -113,7 +113,7 @@ def test_a_rejected_group_backs_off() -> None:
     assert harness.pre_filter(pods[2]) == unresolvable("podGroup ns/pg1 failed recently")
     harness.advance(1)
     assert harness.pre_filter(pods[2]) == unresolvable(
-        "podGroup ns/pg1 was rejected and nothing has changed since"
+        "podGroup ns/pg1 was rejected (Pod pod2 was unschedulable) and nothing has changed since"
     )
 
 
@@ -134,7 +134,9 @@ def test_a_rejected_group_waits_for_a_change_outside_it() -> None:
     harness.post_filter(pods[1])
     harness.unreserve(pods[0], "node-a")
     harness.new_cycle()
-    unchanged = unresolvable("podGroup ns/pg1 was rejected and nothing has changed since")
+    unchanged = unresolvable(
+        "podGroup ns/pg1 was rejected (Pod pod2 was unschedulable) and nothing has changed since"
+    )
     assert harness.pre_filter(pods[0]) == unchanged
     harness.cache.add_pod(make_pod("web").namespace("ns").node("node-b").obj())
     harness.new_cycle()

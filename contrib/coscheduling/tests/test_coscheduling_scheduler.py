@@ -95,6 +95,9 @@ def test_a_timeout_rejects_and_requeues_the_gang_which_schedules_once_room_appea
         if "rejected due to timeout after waiting 10s at plugin Coscheduling" in event.message
     ]
     assert sorted(timed_out) == ["Pod default/g-0", "Pod default/g-1", "Pod default/g-2"]
+    assert (
+        "timed out at Permit) and nothing has changed since" in run.outcome("default/g-3").message
+    )
     assert all(run.scheduler.queue.get(pod) is not None for pod in pods)
     assert_nothing_held(run)
 

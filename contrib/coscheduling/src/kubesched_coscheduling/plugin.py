@@ -62,11 +62,19 @@ class PodLister(Protocol):
 
 
 @frozen
+class Rejection:
+    """Why a group was rejected as a whole, and what it faced then."""
+
+    cause: str
+    faced: Surroundings
+
+
+@frozen
 class GroupFailure:
-    """When a group last failed and, if it was rejected as a whole, what it faced then."""
+    """When a group last failed, and its last rejection as a whole, if any."""
 
     at: float
-    faced: Surroundings | None = None
+    rejection: Rejection | None = None
 
 
 class Coscheduling:
@@ -106,17 +114,16 @@ class Coscheduling:
             if full_name_of(waiting.pod) == group_name:
                 waiting.reject(NAME, message)
 
-    def _mark_failure(self, group: PodGroup, rejected_as_a_whole: bool) -> None:
-        """Upstream's MarkPodGroupScheduleFailure. A whole-group rejection also records what
-        the group faced, so it is not retried until that changes; other failures keep what
-        an earlier rejection recorded."""
-        faced: Surroundings | None
-        if rejected_as_a_whole:
+    def _mark_failure(self, group: PodGroup, rejected_because: str | None) -> None:
+        """Upstream's MarkPodGroupScheduleFailure. A rejection of the whole group (with its
+        cause) also records what the group faced, so it is not retried until that changes;
+        other failures keep what an earlier rejection recorded."""
+        previous = self._failures.get(group.full_name)
+        rejection = previous.rejection if previous is not None else None
+        if rejected_because is not None:
             faced = surroundings(self._node_infos(), group, self._members(group))
-        else:
-            previous = self._failures.get(group.full_name)
-            faced = previous.faced if previous is not None else None
-        self._failures[group.full_name] = GroupFailure(self._now(), faced)
+            rejection = Rejection(rejected_because, faced)
+        self._failures[group.full_name] = GroupFailure(self._now(), rejection)
 
     # -- QueueSort ---------------------------------------------------------------------
 
@@ -176,8 +183,11 @@ class Coscheduling:
                 "in the same PodGroup"
             )
         failure = self._failures.get(name)
-        if failure is not None and failure.faced == surroundings(nodes, group, group_pods):
-            return _unresolvable(f"podGroup {name} was rejected and nothing has changed since")
+        rejection = failure.rejection if failure is not None else None
+        if rejection is not None and rejection.faced == surroundings(nodes, group, group_pods):
+            return _unresolvable(
+                f"podGroup {name} was rejected ({rejection.cause}) and nothing has changed since"
+            )
         return None
 
     @hookimpl
@@ -197,7 +207,7 @@ class Coscheduling:
         backoff = self._args.pod_group_backoff_seconds
         if backoff > 0 and len(self._members(group)) >= group.min_member:
             self._backoff_until[group.full_name] = self._now() + backoff
-        self._mark_failure(group, rejected_as_a_whole=True)
+        self._mark_failure(group, f"Pod {pod.metadata.name} was unschedulable")
         return Status(
             Code.UNSCHEDULABLE,
             f"PodGroup {group.full_name} gets rejected due to Pod {pod.metadata.name} "
@@ -219,7 +229,8 @@ class Coscheduling:
         deadline = self._deadlines.pop(pod.uid, None)
         timed_out = deadline is not None and self._now() >= deadline
         self._reject_waiting(group.full_name, UNRESERVE_REJECTION)
-        self._mark_failure(group, rejected_as_a_whole=timed_out)
+        cause = f"Pod {pod.metadata.name} timed out at Permit" if timed_out else None
+        self._mark_failure(group, cause)
 
     @hookimpl
     def permit(self, pod: Pod) -> Status | tuple[Status, float] | None:
