@@ -138,6 +138,8 @@ def test_a_rejected_group_waits_for_a_change_outside_it() -> None:
         "podGroup ns/pg1 was rejected (Pod pod2 was unschedulable) and nothing has changed since"
     )
     assert harness.pre_filter(pods[0]) == unchanged
+    harness.post_filter(pods[0])
+    assert harness.pre_filter(pods[0]) == unchanged  # the first cause stands
     harness.cache.add_pod(make_pod("web").namespace("ns").node("node-b").obj())
     harness.new_cycle()
     assert harness.pre_filter(pods[0]) is None

@@ -117,12 +117,13 @@ class Coscheduling:
     def _mark_failure(self, group: PodGroup, rejected_because: str | None) -> None:
         """Upstream's MarkPodGroupScheduleFailure. A rejection of the whole group (with its
         cause) also records what the group faced, so it is not retried until that changes;
-        other failures keep what an earlier rejection recorded."""
+        other failures, and rejections facing the same, keep what was recorded."""
         previous = self._failures.get(group.full_name)
         rejection = previous.rejection if previous is not None else None
         if rejected_because is not None:
             faced = surroundings(self._node_infos(), group, self._members(group))
-            rejection = Rejection(rejected_because, faced)
+            if rejection is None or rejection.faced != faced:
+                rejection = Rejection(rejected_because, faced)
         self._failures[group.full_name] = GroupFailure(self._now(), rejection)
 
     # -- QueueSort ---------------------------------------------------------------------
