@@ -111,3 +111,14 @@ def test_the_outcome_does_not_depend_on_the_seed(seed: int) -> None:
     result = Simulation(cluster(), profiles, registry, seed=seed).run()
     (outcome,) = result.outcomes
     assert (outcome.node, outcome.victims) == ("c", ["apps/batch-c"])
+
+
+def test_dry_run_offset_comes_from_the_scheduler_seed() -> None:
+    registry = default_registry()
+    profiles = effective_profiles(default_config(registry), registry)
+    runs = [Simulation(cluster(), profiles, registry, seed=seed) for seed in (3, 3, 4)]
+    frameworks = [sim.scheduler.frameworks["default-scheduler"] for sim in runs]
+    plugins = [fw.plugins["DefaultPreemption"] for fw in frameworks]
+    assert all(p.rng is fw.rng for p, fw in zip(plugins, frameworks, strict=True))  # type: ignore[attr-defined]
+    draws = [p.rng.random() for p in plugins]  # type: ignore[attr-defined]
+    assert draws[0] == draws[1] != draws[2]

@@ -560,3 +560,11 @@ def test_float_scores_truncate_like_int(make_framework: Any) -> None:
     fw = make_framework({"F": plugin(score=99.7)}, {"score": ["F"]})
     out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
     assert not isinstance(out, Status) and out.totals.tolist() == [99, 99]
+
+
+def test_handle_rng_is_the_one_the_scheduler_seeds(make_framework: Any) -> None:
+    import random
+
+    a = make_framework({}, {}, rng=random.Random(7))
+    b = make_framework({}, {}, rng=random.Random(7))
+    assert [a.rng.random() for _ in range(3)] == [b.rng.random() for _ in range(3)]

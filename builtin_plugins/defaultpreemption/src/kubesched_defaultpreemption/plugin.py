@@ -36,7 +36,7 @@ NOT_HELPFUL_REASON = "Preemption is not helpful for scheduling"
 NEVER_REASON = "not eligible due to preemptionPolicy=Never."
 TERMINATING_VICTIM_REASON = "not eligible due to a terminating pod on the nominated node."
 OFFSET_SEED = 0
-"""Seed of the generator that picks where the dry run starts; replace `rng` to change it."""
+"""Seed of the dry-run offset generator when the handle offers no seeded `rng`."""
 
 _ABSENT = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
 """The status of a node missing from the filter statuses: preemption cannot help there."""
@@ -78,7 +78,7 @@ class DefaultPreemption:
         if errors:
             raise ConfigError(errors)
         self.handle = handle
-        self.rng = random.Random(OFFSET_SEED)
+        self.rng: random.Random = getattr(handle, "rng", None) or random.Random(OFFSET_SEED)
         self.more_important_pod: MoreImportantPod = more_important_pod
 
     def is_eligible_pod(self, node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:

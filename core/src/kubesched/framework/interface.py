@@ -6,6 +6,7 @@ cluster client, the snapshot, the nominator and the clock.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
@@ -107,6 +108,11 @@ class Handle(Protocol):
 
     @property
     def clock(self) -> Clock: ...
+
+    @property
+    def rng(self) -> random.Random:
+        """A random source seeded from the scheduler's seed, so sampling is reproducible."""
+        ...
 
     def snapshot_shared_lister(self) -> SharedLister: ...
 

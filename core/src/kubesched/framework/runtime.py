@@ -13,9 +13,10 @@ The Framework is also the Handle plugins receive.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 import numpy as np
 import pluggy
@@ -124,6 +125,30 @@ def _wrap_error(message: str, status: Status, plugin: str) -> Status:
     return Status(Code.ERROR, f"{message}: {status.message()}", plugin=plugin, err=status.err)
 
 
+class _RowNames(Sequence[str]):
+    """The node names of some table rows, looked up on access (NormalizeScore's `names`)."""
+
+    __slots__ = ("_names", "_rows")
+
+    def __init__(self, names: Sequence[str], rows: NDArray[np.intp]) -> None:
+        self._names = names
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self._names[r] for r in self._rows[i].tolist()]
+        return self._names[int(self._rows[i])]
+
+
 class Framework:
     """The runtime of one profile; also the Handle its plugins hold."""
 
@@ -140,8 +165,10 @@ class Framework:
         activate_pods: Callable[[Sequence[Pod]], None] | None = None,
         metrics: MetricsRecorder | None = None,
         waiting_pods: WaitingPodsMap | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         self._profile = profile
+        self._rng = rng if rng is not None else random.Random(0)
         self._client = client
         self._snapshot = snapshot
         self._nominator = nominator
@@ -254,6 +281,11 @@ class Framework:
     @property
     def clock(self) -> Clock:
         return self._clock
+
+    @property
+    def rng(self) -> random.Random:
+        """A seeded random source (the scheduler's `--seed`), for plugins that sample."""
+        return self._rng
 
     def snapshot_shared_lister(self) -> SharedLister:
         if self._snapshot is None:
@@ -558,7 +590,8 @@ class Framework:
         if rows is None:
             rows = np.arange(len(table), dtype=np.intp)
         n = len(rows)
-        order = rows if start % max(n, 1) == 0 else np.roll(rows, -(start % n))
+        offset = start % n if n else 0
+        order = np.concatenate((rows[offset:], rows[:offset])) if offset else rows
         limit = n if num_to_find is None else min(num_to_find, n)
         active = [
             (call, batch)
@@ -897,13 +930,13 @@ class Framework:
                 return error
             self._observe_plugin(state, call.plugin, "Score", None, t0)
             raw[call.plugin] = scores
-        names: list[str] | None = None
+        names: _RowNames | None = None
         for call in calls:
             normalize = self._normalize.get(call.plugin)
             if normalize is None:
                 continue
             if names is None:
-                names = [table.names[r] for r in rows.tolist()]
+                names = _RowNames(table.names, rows)
             score_list = NodeScoreList(names, raw[call.plugin])
             try:
                 status = _as_status(

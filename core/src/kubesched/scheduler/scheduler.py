@@ -144,6 +144,7 @@ class Scheduler:
                 activate_pods=self._activate,
                 metrics=self.metrics,
                 waiting_pods=self.waiting_pods,
+                rng=random.Random(f"{seed}/{p.scheduler_name}"),
             )
             for p in profiles
         }
