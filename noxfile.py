@@ -2,7 +2,7 @@
 
     uv run nox                 # lint, typecheck, tests, docs (what CI runs)
     uv run nox -s tests        # just the test suite
-    uv run nox -s bench        # benchmarks, JSON in benchmarks/results/
+    uv run nox -s bench        # full benchmarks (minutes), JSON in benchmarks/results/
 
 Sessions run in the uv project environment (`uv run` syncs it from uv.lock),
 so nox creates no virtualenvs of its own.
@@ -15,7 +15,7 @@ from glob import glob
 import nox
 
 nox.options.default_venv_backend = "none"
-nox.options.sessions = ["lint", "typecheck", "tests", "docs"]
+nox.options.sessions = ["lint", "typecheck", "tests", "docs", "bench_quick"]
 nox.options.error_on_missing_interpreters = True
 
 SOURCES = [
@@ -63,4 +63,12 @@ def docs(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks; each prints JSON and writes it under benchmarks/results/."""
-    session.run("python", "benchmarks/dispatch.py", *session.posargs)
+    session.run("python", "benchmarks/dispatch.py")
+    session.run("python", "benchmarks/scheduling_basic.py", *session.posargs)
+
+
+@nox.session
+def bench_quick(session: nox.Session) -> None:
+    """Small benchmark workloads, so CI notices a benchmark that no longer runs."""
+    session.run("python", "benchmarks/dispatch.py", "--nodes", "1000", "--repeat", "3")
+    session.run("python", "benchmarks/scheduling_basic.py", "--quick")
