@@ -100,7 +100,8 @@ class PluginHarness:
     `cluster`, for plugins that list pods). The framework is the plugin's
     Handle: its client is `cluster`, its clock the simulated `clock`, its
     snapshot `snapshot`; pods it asks to activate are collected in
-    `activated`.
+    `activated`. `hooks` calls the plugin's own hooks by keyword, as pluggy
+    does (`harness.hooks.filter_batch(state=..., pod=..., table=...)`).
 
     Drive a scheduling cycle with the methods named after the extension
     points; they share `state` until `new_cycle()`. `reserve` assumes the pod
