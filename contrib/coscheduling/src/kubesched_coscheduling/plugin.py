@@ -16,13 +16,12 @@ could make the next attempt end differently.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from attrs import frozen
 
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.errors import PluginError
 from kubesched.framework import (
     ActionType,
     ClusterEvent,
@@ -54,13 +53,6 @@ POST_FILTER_REJECTION = "optimistic rejection in PostFilter"
 UNRESERVE_REJECTION = "rejection in Unreserve"
 
 
-@runtime_checkable
-class PodLister(Protocol):
-    """A cluster client that can list every pod, pending or bound (upstream's pod lister)."""
-
-    def pods(self) -> list[Pod]: ...
-
-
 @frozen
 class Rejection:
     """Why a group was rejected as a whole, and what it faced then."""
@@ -87,10 +79,7 @@ class Coscheduling:
     def __init__(self, args: CoschedulingArgs | None, handle: Handle) -> None:
         self._args = args or CoschedulingArgs()
         self._handle = handle
-        client = handle.client
-        if not isinstance(client, PodLister):
-            raise PluginError(f"{NAME} needs a cluster client that lists pods")
-        self._lister = client
+        self._lister = handle.client
         wait = self._args.permit_waiting_time_seconds or DEFAULT_PERMIT_WAITING_TIME_SECONDS
         self._wait = min(float(wait), MAX_PERMIT_TIMEOUT)
         self._queued_at: dict[str, float] = {}

@@ -50,6 +50,10 @@ class ClusterClient(Protocol):
         """Every PodDisruptionBudget in the cluster."""
         ...
 
+    def pods(self) -> Sequence[Pod]:
+        """Every pod in the cluster, pending and bound (upstream's pod lister)."""
+        ...
+
 
 class EventRecorder(Protocol):
     """Records Kubernetes events (Scheduled, FailedScheduling, Preempted...)."""
