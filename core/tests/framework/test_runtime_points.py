@@ -568,3 +568,21 @@ def test_handle_rng_is_the_one_the_scheduler_seeds(make_framework: Any) -> None:
     a = make_framework({}, {}, rng=random.Random(7))
     b = make_framework({}, {}, rng=random.Random(7))
     assert [a.rng.random() for _ in range(3)] == [b.rng.random() for _ in range(3)]
+
+
+def test_factory_function_naming_its_plugin_class(make_framework: Any) -> None:
+    class Counted:
+        def __init__(self, limit: int) -> None:
+            self.limit = limit
+
+        @hookimpl
+        def score(self) -> int:
+            return self.limit
+
+    def factory(args: Any, handle: Any) -> Counted:
+        return Counted(args["limit"])
+
+    factory.plugin_class = Counted  # type: ignore[attr-defined]
+    fw = make_framework({"C": factory}, {"score": ["C"]}, args={"C": {"limit": 42}})
+    out = fw.run_score_plugins(CycleState(), POD, table(1), np.arange(1))
+    assert not isinstance(out, Status) and out.totals.tolist() == [42]

@@ -208,9 +208,18 @@ def default_registry() -> Registry:
 
 
 def hooks_of(factory: Any) -> frozenset[str]:
-    """The hook names a plugin class (or instance) implements with `@hookimpl`."""
+    """The hook names a plugin implements with `@hookimpl`.
+
+    `factory` is a plugin class, a plugin instance, or a factory function that
+    names the class it builds in a `plugin_class` attribute.
+    """
     marker = f"{PROJECT_NAME}_impl"
-    target = factory if inspect.isclass(factory) else type(factory)
+    if inspect.isclass(factory):
+        target = factory
+    elif inspect.isfunction(factory) and hasattr(factory, "plugin_class"):
+        target = factory.plugin_class
+    else:
+        target = type(factory)
     found: set[str] = set()
     for attr_name, attr in inspect.getmembers(target):
         opts = getattr(attr, marker, None)

@@ -195,11 +195,6 @@ class Framework:
             factory = registry.load(name)
         except PluginError as exc:
             raise PluginError(f'{exc} (enabled in profile "{self.profile_name}")') from exc
-        for point, names in self._profile.plugins.items():
-            if name in names and not implements(factory, point):
-                raise PluginError(
-                    f"{self._where(name, registry)} does not extend {POINT_TITLES[point]} plugin"
-                )
         try:
             plugin = factory(self._profile.plugin_args.get(name), self)
         except KubeschedError as exc:
@@ -208,6 +203,11 @@ class Framework:
             raise PluginError(
                 f"initializing {self._where(name, registry)}: {type(exc).__name__}: {exc}"
             ) from exc
+        for point, names in self._profile.plugins.items():
+            if name in names and not implements(plugin, point):
+                raise PluginError(
+                    f"{self._where(name, registry)} does not extend {POINT_TITLES[point]} plugin"
+                )
         try:
             self._pm.register(plugin, name=name)
             self._pm.check_pending()
