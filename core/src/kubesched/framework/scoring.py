@@ -1,0 +1,211 @@
+"""The Score phase: PreScore, Score per node or in batch, NormalizeScore, weights."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, overload
+
+import numpy as np
+from attrs import define, field
+from numpy.typing import NDArray
+
+from kubesched.api import Pod
+from kubesched.framework.cycle_state import CycleState
+from kubesched.framework.instrumentation import Instrumented
+from kubesched.framework.node_table import NodeTable
+from kubesched.framework.plans import PluginCall
+from kubesched.framework.plugin_calls import as_status, quote, raised, wrap_error
+from kubesched.framework.status import Code, Status
+from kubesched.framework.types import (
+    MAX_NODE_SCORE,
+    MIN_NODE_SCORE,
+    NodeInfo,
+    NodeScoreList,
+)
+
+
+@define
+class ScoreOutcome:
+    """Per-node totals (aligned with the scored rows) and each plugin's normalized and weighted
+    scores."""
+
+    totals: NDArray[np.int64]
+    plugins: dict[str, tuple[NDArray[np.int64], NDArray[np.int64]]] = field(factory=dict)
+
+
+class _RowNames(Sequence[str]):
+    """The node names of some table rows, looked up on access (NormalizeScore's `names`)."""
+
+    __slots__ = ("_names", "_rows")
+
+    def __init__(self, names: Sequence[str], rows: NDArray[np.intp]) -> None:
+        self._names = names
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self._names[r] for r in self._rows[i].tolist()]
+        return self._names[int(self._rows[i])]
+
+
+class ScorePhase(Instrumented):
+    """PreScore and Score over a profile's compiled score plans."""
+
+    _pre_score: tuple[PluginCall, ...]
+    _score: tuple[PluginCall, ...]
+    _score_batch: dict[str, Any]
+    _normalize: dict[str, Any]
+    _weights: dict[str, int]
+
+    def run_pre_score_plugins(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> Status | None:
+        """Every PreScore plugin; Skip skips that plugin's Score, anything else fails."""
+        start = time.perf_counter()
+        skip: set[str] = set()
+        try:
+            for call in self._pre_score:
+                try:
+                    status = as_status(call.fn(state, pod, nodes), call.plugin, "pre_score")
+                except Exception as exc:
+                    status = raised(call.plugin, "pre_score", exc)
+                if status is None or status.code == Code.SUCCESS:
+                    continue
+                if status.code == Code.SKIP:
+                    skip.add(call.plugin)
+                    continue
+                error = wrap_error(
+                    f"running PreScore plugin {quote(call.plugin)}", status, call.plugin
+                )
+                self._observe("PreScore", error, start)
+                return error
+        finally:
+            state.skip_score_plugins = skip
+        self._observe("PreScore", None, start)
+        return None
+
+    def _raw_scores(
+        self,
+        state: CycleState,
+        pod: Pod,
+        table: NodeTable,
+        rows: NDArray[np.intp],
+        nodes: list[NodeInfo],
+        call: PluginCall,
+    ) -> NDArray[np.int64] | Status:
+        batch = self._score_batch.get(call.plugin)
+        if batch is not None:
+            try:
+                scores = np.asarray(batch(state, pod, table, rows), dtype=np.int64)
+            except Exception as exc:
+                return raised(call.plugin, "score_batch", exc)
+            if scores.shape != (len(rows),):
+                return Status.error(
+                    f"plugin {quote(call.plugin)} returned {scores.shape} scores "
+                    f"for {len(rows)} nodes",
+                    plugin=call.plugin,
+                )
+            return scores
+        fn = call.fn
+        try:
+            values = [fn(state, pod, node_info) for node_info in nodes]
+        except Exception as exc:
+            return raised(call.plugin, "score", exc)
+        try:
+            return np.fromiter(values, dtype=np.int64, count=len(values))
+        except (TypeError, ValueError, OverflowError):
+            pass
+        for value in values:
+            if isinstance(value, Status):
+                return value
+        bad = next((v for v in values if not isinstance(v, (int, float, np.number))), None)
+        if bad is None:
+            return Status.error(
+                f"plugin {quote(call.plugin)} returned a score outside the int64 range",
+                plugin=call.plugin,
+            )
+        return Status.error(
+            f"plugin {quote(call.plugin)} returned {type(bad).__name__} from score, "
+            "expected an int or a Status",
+            plugin=call.plugin,
+        )
+
+    def run_score_plugins(
+        self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
+    ) -> ScoreOutcome | Status:
+        """Score, NormalizeScore, range check and weights, over `rows` (upstream's
+        RunScorePlugins); an error Status when any plugin fails."""
+        start = time.perf_counter()
+        calls = [c for c in self._score if c.plugin not in state.skip_score_plugins]
+        raw: dict[str, NDArray[np.int64]] = {}
+        nodes = list(map(table.node_infos.__getitem__, rows.tolist()))
+        for call in calls:
+            t0 = time.perf_counter()
+            scores = self._raw_scores(state, pod, table, rows, nodes, call)
+            if isinstance(scores, Status):
+                error = Status(
+                    Code.ERROR,
+                    f"running Score plugins: plugin {quote(call.plugin)} "
+                    f"failed with: {scores.message()}",
+                    plugin=call.plugin,
+                    err=scores.err,
+                )
+                self._observe("Score", error, start)
+                return error
+            self._observe_plugin(state, call.plugin, "Score", None, t0)
+            raw[call.plugin] = scores
+        names: _RowNames | None = None
+        for call in calls:
+            normalize = self._normalize.get(call.plugin)
+            if normalize is None:
+                continue
+            if names is None:
+                names = _RowNames(table.names, rows)
+            score_list = NodeScoreList(names, raw[call.plugin])
+            try:
+                status = as_status(
+                    normalize(state, pod, score_list), call.plugin, "normalize_score"
+                )
+            except Exception as exc:
+                status = raised(call.plugin, "normalize_score", exc)
+            if status is not None and status.code != Code.SUCCESS:
+                error = Status(
+                    Code.ERROR,
+                    "running Normalize on Score plugins: "
+                    f"plugin {quote(call.plugin)} failed with: {status.message()}",
+                    plugin=call.plugin,
+                    err=status.err,
+                )
+                self._observe("Score", error, start)
+                return error
+            raw[call.plugin] = np.asarray(score_list.scores, dtype=np.int64)
+        outcome = ScoreOutcome(totals=np.zeros(len(rows), dtype=np.int64))
+        for call in calls:
+            scores = raw[call.plugin]
+            bad = np.flatnonzero((scores > MAX_NODE_SCORE) | (scores < MIN_NODE_SCORE))
+            if len(bad):
+                error = Status(
+                    Code.ERROR,
+                    "applying score defaultWeights on Score plugins: "
+                    f"plugin {quote(call.plugin)} returns an invalid score {int(scores[bad[0]])}, "
+                    f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] "
+                    "after normalizing",
+                    plugin=call.plugin,
+                )
+                self._observe("Score", error, start)
+                return error
+            weighted = scores * self._weights[call.plugin]
+            outcome.plugins[call.plugin] = (scores, weighted)
+            outcome.totals += weighted
+        self._observe("Score", None, start)
+        return outcome
