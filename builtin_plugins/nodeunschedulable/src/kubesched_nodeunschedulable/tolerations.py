@@ -6,20 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kubesched.api import TAINT_NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, Taint, Toleration
+from kubesched.api.tolerations import tolerates
 
 UNSCHEDULABLE_TAINT = Taint(key=TAINT_NODE_UNSCHEDULABLE, effect=TAINT_NO_SCHEDULE)
-
-
-def tolerates(toleration: Toleration, taint: Taint) -> bool:
-    """Upstream's Toleration.ToleratesTaint: an empty effect or key matches any; operator
-    Exists matches any value, Equal (or empty) the same value; other operators nothing."""
-    if toleration.effect and toleration.effect != taint.effect:
-        return False
-    if toleration.key and toleration.key != taint.key:
-        return False
-    if toleration.operator in ("", "Equal"):
-        return toleration.value == taint.value
-    return toleration.operator == "Exists"
 
 
 def tolerates_unschedulable(tolerations: Iterable[Toleration]) -> bool:

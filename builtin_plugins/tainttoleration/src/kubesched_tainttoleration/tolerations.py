@@ -1,10 +1,5 @@
-"""Toleration matching: which taints a pod's tolerations cover.
-
-Upstream's `Toleration.ToleratesTaint` and the scheduling helpers built on it.
-Only the Equal and Exists operators tolerate anything: the numeric `Lt`/`Gt`
-operators sit behind upstream's alpha TaintTolerationComparisonOperators gate,
-which is off by default, and with it off they never match.
-"""
+"""The scheduling helpers TaintToleration builds on `kubesched.api.tolerations`:
+hard and PreferNoSchedule taints, and counting what a pod leaves untolerated."""
 
 from __future__ import annotations
 
@@ -18,29 +13,10 @@ from kubesched.api import (
     Taint,
     Toleration,
 )
+from kubesched.api.tolerations import is_tolerated
 
 HARD_EFFECTS = frozenset({TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE})
 """The effects Filter enforces (upstream's DoNotScheduleTaintsFilterFunc)."""
-
-
-def tolerates(toleration: Toleration, taint: Taint) -> bool:
-    """Does this toleration cover this taint?
-
-    An empty effect matches every effect and an empty key every key; an empty
-    operator means Equal, which compares values; Exists ignores the value.
-    """
-    if toleration.effect and toleration.effect != taint.effect:
-        return False
-    if toleration.key and toleration.key != taint.key:
-        return False
-    if toleration.operator in ("", "Equal"):
-        return toleration.value == taint.value
-    return toleration.operator == "Exists"
-
-
-def is_tolerated(taint: Taint, tolerations: Iterable[Toleration]) -> bool:
-    """True when any of the tolerations covers the taint."""
-    return any(tolerates(t, taint) for t in tolerations)
 
 
 def hard_taints(taints: Iterable[Taint]) -> tuple[Taint, ...]:
