@@ -275,7 +275,17 @@ class PodBuilder:
             evolve(na, preferred_during_scheduling_ignored_during_execution=preferred)
         )
 
-    def _pod_affinity(self, anti: bool, term: PodAffinityTerm, weight: int | None) -> PodBuilder:
+    def _pod_affinity(
+        self,
+        anti: bool,
+        topology_key: str,
+        selector: LabelSelector | None,
+        weight: int | None,
+        namespaces: Iterable[str],
+    ) -> PodBuilder:
+        term = PodAffinityTerm(
+            topology_key=topology_key, label_selector=selector, namespaces=list(namespaces)
+        )
         affinity = self._affinity
         current = (affinity.pod_anti_affinity if anti else affinity.pod_affinity) or PodAffinity()
         if weight is None:
@@ -300,10 +310,7 @@ class PodBuilder:
         namespaces: Iterable[str] = (),
     ) -> PodBuilder:
         """Add a pod affinity term: required, or preferred when a `weight` is given."""
-        term = PodAffinityTerm(
-            topology_key=topology_key, label_selector=selector, namespaces=list(namespaces)
-        )
-        return self._pod_affinity(False, term, weight)
+        return self._pod_affinity(False, topology_key, selector, weight, namespaces)
 
     def pod_anti_affinity(
         self,
@@ -314,10 +321,7 @@ class PodBuilder:
         namespaces: Iterable[str] = (),
     ) -> PodBuilder:
         """Add a pod anti-affinity term: required, or preferred when a `weight` is given."""
-        term = PodAffinityTerm(
-            topology_key=topology_key, label_selector=selector, namespaces=list(namespaces)
-        )
-        return self._pod_affinity(True, term, weight)
+        return self._pod_affinity(True, topology_key, selector, weight, namespaces)
 
     def spread_constraint(
         self,
