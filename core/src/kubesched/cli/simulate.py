@@ -36,6 +36,7 @@ from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.report import result_document
 from kubesched.scheduler.scheduler import SchedulerSettings
 from kubesched.scheduler.simulation import Simulation, SimulationResult
+from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 PROGRESS_AFTER_SECONDS = 2.0
 """A progress bar appears (on a terminal) once a simulation has run this long."""
@@ -194,6 +195,14 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the scheduler's metrics to this file (Prometheus text format).",
 )
+@click.option(
+    "--cycle-timeout",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_CYCLE_TIMEOUT,
+    show_default=True,
+    help="Wall-clock seconds a scheduling or binding cycle may take before the plugin "
+    "running it fails that pod's cycle with an Error; 0 for no limit.",
+)
 def command(
     cluster: str,
     config: Path | None,
@@ -201,6 +210,7 @@ def command(
     output: str,
     explain: bool,
     metrics_file: Path | None,
+    cycle_timeout: float,
 ) -> None:
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
     registry = default_registry()
@@ -219,7 +229,14 @@ def command(
     )
     metrics = SchedulerMetrics()
     simulation = Simulation(
-        memory, profiles, registry, settings=settings, seed=seed, explain=explain, metrics=metrics
+        memory,
+        profiles,
+        registry,
+        settings=settings,
+        seed=seed,
+        explain=explain,
+        metrics=metrics,
+        cycle_timeout=cycle_timeout or None,
     )
     stderr = Console(stderr=True)
     for warning in objects.warnings:

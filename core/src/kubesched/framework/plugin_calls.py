@@ -23,9 +23,9 @@ def bad_return(plugin: str, hook: str, value: object) -> Status:
 
 
 def raised(plugin: str, hook: str, exc: BaseException) -> Status:
-    return Status.error(
-        f"plugin {quote(plugin)} raised {type(exc).__name__} in {hook}: {exc}", plugin=plugin
-    )
+    """An Error naming the plugin that raised; the exception stays in `err`."""
+    message = f"plugin {quote(plugin)} raised {type(exc).__name__} in {hook}: {exc}"
+    return Status(Code.ERROR, message, plugin=plugin, err=exc)
 
 
 def as_status(value: object, plugin: str, hook: str) -> Status | None:

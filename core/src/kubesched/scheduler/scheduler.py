@@ -54,6 +54,7 @@ from kubesched.scheduler.outcome import (
 )
 from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.snapshot import Snapshot
+from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT, CycleTimeout, Watchdog
 
 NOTE_LENGTH_LIMIT = 1024
 """Event messages longer than this are truncated (upstream's NoteLengthLimit)."""
@@ -121,8 +122,12 @@ class Scheduler:
         seed: int = 0,
         metrics: SchedulerMetrics | None = None,
         explain: bool = False,
+        cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     ) -> None:
         settings = settings or SchedulerSettings()
+        self.watchdog = Watchdog(cycle_timeout)
+        self.timed_out: set[str] = set()
+        """Pods whose cycle ran past the watchdog's limit (a simulation does not retry them)."""
         self.cluster = cluster
         self.clock = clock
         self.recorder = recorder
@@ -284,7 +289,12 @@ class Scheduler:
         state.record_plugin_metrics = self._sampler.randrange(100) < PLUGIN_METRICS_SAMPLE_PERCENT
         self.cache.update_snapshot(self.snapshot)
         try:
-            result = self.algorithm.schedule_pod(fw, state, pod, self.snapshot)
+            with self.watchdog.limit():
+                result = self.algorithm.schedule_pod(fw, state, pod, self.snapshot)
+        except CycleTimeout as exc:
+            outcome.nodes = {} if self.explain else None
+            self._handle_failure(entry, fw, Status.error(exc), "", start)
+            return
         except FitError as err:
             self._explain_failure(outcome, err)
             self._after_fit_error(entry, fw, state, err, start)
@@ -333,11 +343,15 @@ class Scheduler:
         assumed = evolve(pod, spec=evolve(pod.spec, node_name=host))
         self.cache.assume_pod(assumed, entry.pod_info)
         self.nominator.delete_nominated_pod_if_exists(assumed)
-        status = fw.run_reserve_plugins_reserve(state, assumed, host)
-        if status is None or status.is_success():
-            status = fw.run_permit_plugins(state, assumed, host)
-            if status is not None and status.is_wait():
-                status = None
+        try:
+            with self.watchdog.limit():
+                status = fw.run_reserve_plugins_reserve(state, assumed, host)
+                if status is None or status.is_success():
+                    status = fw.run_permit_plugins(state, assumed, host)
+        except CycleTimeout as exc:
+            status = Status.error(exc)
+        if status is not None and status.is_wait():
+            status = None
         if status is not None and not status.is_success():
             fw.run_reserve_plugins_unreserve(state, assumed, host)
             self.cache.forget_pod(assumed)
@@ -395,9 +409,16 @@ class Scheduler:
             self._binding_failed(b, status)
             return
         self.queue.done(b.assumed.uid)
-        status = b.fw.run_pre_bind_plugins(b.state, b.assumed, b.host)
-        if status is None:
-            status = b.fw.run_bind_plugins(b.state, b.assumed, b.host)
+        bind_attempted = False
+        try:
+            with self.watchdog.limit():
+                status = b.fw.run_pre_bind_plugins(b.state, b.assumed, b.host)
+                if status is None:
+                    bind_attempted = True
+                    status = b.fw.run_bind_plugins(b.state, b.assumed, b.host)
+        except CycleTimeout as exc:
+            status = Status.error(exc)
+        if bind_attempted:
             self.cache.finish_binding(b.assumed)
         if status is not None:
             self._binding_failed(b, status)
@@ -448,6 +469,8 @@ class Scheduler:
         """Upstream's handleSchedulingFailure: requeue, nominate, event, PodScheduled=False."""
         pod = entry.pod
         rejected = status.is_rejected()
+        if isinstance(status.err, CycleTimeout):
+            self.timed_out.add(pod.uid)
         self.metrics.observe_attempt(
             "unschedulable" if rejected else "error", fw.profile_name, time.perf_counter() - start
         )

@@ -28,6 +28,7 @@ from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
 from kubesched.scheduler.queue import UNSCHEDULABLE_FLUSH_PERIOD
 from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
+from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 MAX_ATTEMPTS_PER_POD = 100
 """A pod is not tried again after this many attempts: a guard against plugins that requeue a
@@ -112,6 +113,7 @@ class Simulation:
         seed: int = 0,
         explain: bool = False,
         metrics: SchedulerMetrics | None = None,
+        cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     ) -> None:
         self.cluster = cluster
         self.clock = SimulatedClock()
@@ -126,18 +128,28 @@ class Simulation:
             seed=seed,
             metrics=metrics,
             explain=explain,
+            cycle_timeout=cycle_timeout,
         )
         self.cycles = 0
 
     def run(self, progress: Progress | None = None) -> SimulationResult:
         sched = self.scheduler
-        queue = sched.queue
         pending = sum(1 for p in self.cluster.pods() if not p.spec.node_name)
+        with sched.watchdog.session():
+            self._loop(progress, pending)
+        return self._result()
+
+    def _loop(self, progress: Progress | None, pending: int) -> None:
+        """Schedule until nothing can change any more."""
+        sched = self.scheduler
+        queue = sched.queue
         while True:
             sched.pump_bindings()
             queue.flush_backoff_completed()
             entry = queue.pop()
-            if entry is not None and entry.attempts > MAX_ATTEMPTS_PER_POD:
+            if entry is not None and (
+                entry.attempts > MAX_ATTEMPTS_PER_POD or entry.uid in sched.timed_out
+            ):
                 queue.done(entry.uid)
                 continue
             if entry is not None:
@@ -148,7 +160,6 @@ class Simulation:
                 continue
             if not self._advance_clock():
                 break
-        return self._result()
 
     def _stale(self, pod: Pod) -> bool:
         """Did the cluster change since this pod last failed?"""
