@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any, TypeAlias
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from attrs import evolve
 
@@ -67,35 +67,62 @@ def _requirement(key: str, operator: str, values: Iterable[str]) -> NodeSelector
     return NodeSelectorRequirement(key=key, operator=operator, values=list(values))
 
 
-class PodBuilder:
+K = TypeVar("K", Pod, Node)
+B = TypeVar("B", bound="_ObjectBuilder[Any]")
+
+
+class _ObjectBuilder(Generic[K]):
+    """What pod and node builders share: the object so far, metadata setters, `obj()`."""
+
+    def __init__(self, kind: str, obj: K) -> None:
+        self._kind = kind
+        self._obj: K = obj
+
+    def obj(self) -> K:
+        """The object built so far (with a stable uid if none was set)."""
+        meta = self._obj.metadata
+        if meta.uid:
+            return self._obj
+        uid = default_uid(self._kind, meta.namespace, meta.name)
+        return evolve(self._obj, metadata=evolve(meta, uid=uid))
+
+    def _meta(self: B, **changes: Any) -> B:
+        self._obj = evolve(self._obj, metadata=evolve(self._obj.metadata, **changes))
+        return self
+
+    def _spec(self: B, **changes: Any) -> B:
+        self._obj = evolve(self._obj, spec=evolve(self._obj.spec, **changes))
+        return self
+
+    def _status(self: B, **changes: Any) -> B:
+        self._obj = evolve(self._obj, status=evolve(self._obj.status, **changes))
+        return self
+
+    def name(self: B, name: str) -> B:
+        return self._meta(name=name)
+
+    def uid(self: B, uid: str) -> B:
+        return self._meta(uid=uid)
+
+    def label(self: B, key: str, value: str) -> B:
+        return self._meta(labels={**self._obj.metadata.labels, key: value})
+
+    def labels(self: B, labels: Mapping[str, str]) -> B:
+        return self._meta(labels={**self._obj.metadata.labels, **labels})
+
+    def annotation(self: B, key: str, value: str) -> B:
+        return self._meta(annotations={**self._obj.metadata.annotations, key: value})
+
+
+class PodBuilder(_ObjectBuilder[Pod]):
     """Builds a `Pod` step by step; start one with `make_pod(name)`."""
 
     def __init__(self, name: str) -> None:
-        self._pod = Pod(metadata=ObjectMeta(name=name))
-
-    def obj(self) -> Pod:
-        """The pod built so far (with a stable uid if none was set)."""
-        meta = self._pod.metadata
-        if meta.uid:
-            return self._pod
-        uid = default_uid("Pod", meta.namespace, meta.name)
-        return evolve(self._pod, metadata=evolve(meta, uid=uid))
-
-    def _meta(self, **changes: Any) -> PodBuilder:
-        self._pod = evolve(self._pod, metadata=evolve(self._pod.metadata, **changes))
-        return self
-
-    def _spec(self, **changes: Any) -> PodBuilder:
-        self._pod = evolve(self._pod, spec=evolve(self._pod.spec, **changes))
-        return self
-
-    def _status(self, **changes: Any) -> PodBuilder:
-        self._pod = evolve(self._pod, status=evolve(self._pod.status, **changes))
-        return self
+        super().__init__("Pod", Pod(metadata=ObjectMeta(name=name)))
 
     @property
     def _affinity(self) -> Affinity:
-        return self._pod.spec.affinity or Affinity()
+        return self._obj.spec.affinity or Affinity()
 
     @property
     def _node_affinity(self) -> NodeAffinity:
@@ -103,23 +130,8 @@ class PodBuilder:
 
     # metadata
 
-    def name(self, name: str) -> PodBuilder:
-        return self._meta(name=name)
-
     def namespace(self, namespace: str) -> PodBuilder:
         return self._meta(namespace=namespace)
-
-    def uid(self, uid: str) -> PodBuilder:
-        return self._meta(uid=uid)
-
-    def label(self, key: str, value: str) -> PodBuilder:
-        return self._meta(labels={**self._pod.metadata.labels, key: value})
-
-    def labels(self, labels: Mapping[str, str]) -> PodBuilder:
-        return self._meta(labels={**self._pod.metadata.labels, **labels})
-
-    def annotation(self, key: str, value: str) -> PodBuilder:
-        return self._meta(annotations={**self._pod.metadata.annotations, key: value})
 
     def creation_timestamp(self, when: datetime) -> PodBuilder:
         return self._meta(creation_timestamp=when)
@@ -156,7 +168,7 @@ class PodBuilder:
 
     def scheduling_gates(self, *names: str) -> PodBuilder:
         gates = [PodSchedulingGate(name=n) for n in names]
-        return self._spec(scheduling_gates=[*self._pod.spec.scheduling_gates, *gates])
+        return self._spec(scheduling_gates=[*self._obj.spec.scheduling_gates, *gates])
 
     def toleration(
         self,
@@ -172,7 +184,7 @@ class PodBuilder:
         tol = Toleration(
             key=key, operator=op, value=value, effect=effect, toleration_seconds=seconds
         )
-        return self._spec(tolerations=[*self._pod.spec.tolerations, tol])
+        return self._spec(tolerations=[*self._obj.spec.tolerations, tol])
 
     def overhead(
         self, resources: Mapping[str, Amount] | None = None, **named: Amount
@@ -183,15 +195,15 @@ class PodBuilder:
 
     def _add_container(self, container: Container, *, init: bool = False) -> PodBuilder:
         if init:
-            return self._spec(init_containers=[*self._pod.spec.init_containers, container])
-        return self._spec(containers=[*self._pod.spec.containers, container])
+            return self._spec(init_containers=[*self._obj.spec.init_containers, container])
+        return self._spec(containers=[*self._obj.spec.containers, container])
 
     def _add_requesting(
         self, prefix: str, requests: ResourceList, *, init: bool, restart_policy: str | None = None
     ) -> PodBuilder:
         if not requests:
             return self
-        siblings = self._pod.spec.init_containers if init else self._pod.spec.containers
+        siblings = self._obj.spec.init_containers if init else self._obj.spec.containers
         container = Container(
             name=f"{prefix}{len(siblings)}",
             image=PAUSE_IMAGE,
@@ -202,7 +214,7 @@ class PodBuilder:
 
     def container(self, image: str) -> PodBuilder:
         """Add a container running `image` with no requests."""
-        name = f"con{len(self._pod.spec.containers)}"
+        name = f"con{len(self._obj.spec.containers)}"
         return self._add_container(Container(name=name, image=image))
 
     def req(self, resources: Mapping[str, Amount] | None = None, **named: Amount) -> PodBuilder:
@@ -346,7 +358,7 @@ class PodBuilder:
             node_taints_policy=node_taints_policy,
             match_label_keys=list(match_label_keys),
         )
-        constraints = [*self._pod.spec.topology_spread_constraints, constraint]
+        constraints = [*self._obj.spec.topology_spread_constraints, constraint]
         return self._spec(topology_spread_constraints=constraints)
 
     # status
@@ -362,10 +374,10 @@ class PodBuilder:
 
     def condition(self, type_: str, status: str, reason: str = "") -> PodBuilder:
         added = PodCondition(type=type_, status=status, reason=reason)
-        return self._status(conditions=[*self._pod.status.conditions, added])
+        return self._status(conditions=[*self._obj.status.conditions, added])
 
 
-class NodeBuilder:
+class NodeBuilder(_ObjectBuilder[Node]):
     """Builds a `Node` step by step; start one with `make_node(name)`.
 
     Like upstream's MakeNode, a node starts with capacity and allocatable of 32 pods.
@@ -373,44 +385,11 @@ class NodeBuilder:
 
     def __init__(self, name: str) -> None:
         pods = {PODS: DEFAULT_NODE_PODS}
-        self._node = Node(
+        node = Node(
             metadata=ObjectMeta(name=name),
             status=NodeStatus(capacity=dict(pods), allocatable=dict(pods)),
         )
-
-    def obj(self) -> Node:
-        """The node built so far (with a stable uid if none was set)."""
-        meta = self._node.metadata
-        if meta.uid:
-            return self._node
-        return evolve(self._node, metadata=evolve(meta, uid=default_uid("Node", "", meta.name)))
-
-    def _meta(self, **changes: Any) -> NodeBuilder:
-        self._node = evolve(self._node, metadata=evolve(self._node.metadata, **changes))
-        return self
-
-    def _spec(self, **changes: Any) -> NodeBuilder:
-        self._node = evolve(self._node, spec=evolve(self._node.spec, **changes))
-        return self
-
-    def _status(self, **changes: Any) -> NodeBuilder:
-        self._node = evolve(self._node, status=evolve(self._node.status, **changes))
-        return self
-
-    def name(self, name: str) -> NodeBuilder:
-        return self._meta(name=name)
-
-    def uid(self, uid: str) -> NodeBuilder:
-        return self._meta(uid=uid)
-
-    def label(self, key: str, value: str) -> NodeBuilder:
-        return self._meta(labels={**self._node.metadata.labels, key: value})
-
-    def labels(self, labels: Mapping[str, str]) -> NodeBuilder:
-        return self._meta(labels={**self._node.metadata.labels, **labels})
-
-    def annotation(self, key: str, value: str) -> NodeBuilder:
-        return self._meta(annotations={**self._node.metadata.annotations, key: value})
+        super().__init__("Node", node)
 
     def capacity(
         self, resources: Mapping[str, Amount] | None = None, **named: Amount
@@ -427,7 +406,7 @@ class NodeBuilder:
 
     def taint(self, key: str, value: str = "", effect: str = TAINT_NO_SCHEDULE) -> NodeBuilder:
         added = Taint(key=key, value=value, effect=effect)
-        return self._spec(taints=[*self._node.spec.taints, added])
+        return self._spec(taints=[*self._obj.spec.taints, added])
 
     def unschedulable(self, unschedulable: bool = True) -> NodeBuilder:
         return self._spec(unschedulable=unschedulable)
@@ -435,7 +414,7 @@ class NodeBuilder:
     def image(self, name: str, size_bytes: int, *aliases: str) -> NodeBuilder:
         """Add an image present on the node, under `name` and any further names."""
         added = ContainerImage(names=[name, *aliases], size_bytes=size_bytes)
-        return self._status(images=[*self._node.status.images, added])
+        return self._status(images=[*self._obj.status.images, added])
 
 
 def make_pod(name: str = "") -> PodBuilder:
