@@ -10,7 +10,7 @@ the same way (`table.column("tainttoleration/hard", fn)`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
@@ -18,6 +18,7 @@ from numpy.typing import DTypeLike, NDArray
 from kubesched.framework.types import NodeInfo
 
 Extract = Callable[[NodeInfo], Any]
+T = TypeVar("T")
 
 
 class NodeTable:
@@ -69,3 +70,28 @@ class NodeTable:
             self.node_infos[i] = ni
             for key, extract in self._extractors.items():
                 self._columns[key][i] = extract(ni)
+
+
+class RowView(Sequence[T]):
+    """The items of a per-row list (names, NodeInfos) at some table rows, looked up on
+    access instead of copied: PreScore's `nodes`, NormalizeScore's `names`."""
+
+    __slots__ = ("_items", "_rows")
+
+    def __init__(self, items: Sequence[T], rows: NDArray[np.intp]) -> None:
+        self._items = items
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> RowView[T]: ...
+
+    def __getitem__(self, i: int | slice) -> T | RowView[T]:
+        if isinstance(i, slice):
+            return RowView(self._items, self._rows[i])
+        return self._items[int(self._rows[i])]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 from attrs import define, field
@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from kubesched.api import Pod
 from kubesched.framework.cycle_state import CycleState
 from kubesched.framework.instrumentation import Instrumented
-from kubesched.framework.node_table import NodeTable
+from kubesched.framework.node_table import NodeTable, RowView
 from kubesched.framework.plans import PluginCall
 from kubesched.framework.plugin_calls import as_status, quote, raised, wrap_error
 from kubesched.framework.status import Code, Status
@@ -32,30 +32,6 @@ class ScoreOutcome:
 
     totals: NDArray[np.int64]
     plugins: dict[str, tuple[NDArray[np.int64], NDArray[np.int64]]] = field(factory=dict)
-
-
-class _RowNames(Sequence[str]):
-    """The node names of some table rows, looked up on access (NormalizeScore's `names`)."""
-
-    __slots__ = ("_names", "_rows")
-
-    def __init__(self, names: Sequence[str], rows: NDArray[np.intp]) -> None:
-        self._names = names
-        self._rows = rows
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return [self._names[r] for r in self._rows[i].tolist()]
-        return self._names[int(self._rows[i])]
 
 
 class ScorePhase(Instrumented):
@@ -164,13 +140,13 @@ class ScorePhase(Instrumented):
                 return error
             self._observe_plugin(state, call.plugin, "Score", None, t0)
             raw[call.plugin] = scores
-        names: _RowNames | None = None
+        names: RowView[str] | None = None
         for call in calls:
             normalize = self._normalize.get(call.plugin)
             if normalize is None:
                 continue
             if names is None:
-                names = _RowNames(table.names, rows)
+                names = RowView(table.names, rows)
             score_list = NodeScoreList(names, raw[call.plugin])
             try:
                 status = as_status(

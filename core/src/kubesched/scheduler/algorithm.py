@@ -9,8 +9,7 @@ total score wins, ties broken at random by the scheduler's seeded generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import overload
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 from attrs import define, field
@@ -19,9 +18,9 @@ from numpy.typing import NDArray
 from kubesched.api import Pod
 from kubesched.framework.cycle_state import CycleState
 from kubesched.framework.diagnosis import Diagnosis, FitError
+from kubesched.framework.node_table import RowView
 from kubesched.framework.runtime import FilterOutcome, Framework, ScoreOutcome
 from kubesched.framework.status import Code, Status
-from kubesched.framework.types import NodeInfo
 from kubesched.scheduler.snapshot import Snapshot
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
@@ -62,30 +61,6 @@ class NodeStatusView(Mapping[str, Status]):
 
     def __len__(self) -> int:
         return self._snapshot.num_nodes
-
-
-class NodeRows(Sequence[NodeInfo]):
-    """The NodeInfos at some table rows, without building a list (PreScore's `nodes`)."""
-
-    __slots__ = ("_infos", "_rows")
-
-    def __init__(self, node_infos: Sequence[NodeInfo], rows: NDArray[np.intp]) -> None:
-        self._infos = node_infos
-        self._rows = rows
-
-    @overload
-    def __getitem__(self, i: int) -> NodeInfo: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[NodeInfo]: ...
-
-    def __getitem__(self, i: int | slice) -> NodeInfo | Sequence[NodeInfo]:
-        if isinstance(i, slice):
-            return NodeRows(self._infos, self._rows[i])
-        return self._infos[int(self._rows[i])]
-
-    def __len__(self) -> int:
-        return len(self._rows)
 
 
 @define
@@ -205,7 +180,7 @@ class Algorithm:
         """Scores of the feasible rows; None when the profile has no Score plugin (all 1)."""
         if not fw.has_score_plugins():
             return None
-        nodes = NodeRows(snapshot.node_table.node_infos, rows)
+        nodes = RowView(snapshot.node_table.node_infos, rows)
         status = fw.run_pre_score_plugins(state, pod, nodes)
         if status is not None and not status.is_success():
             raise ScheduleError(status)

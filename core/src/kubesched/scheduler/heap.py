@@ -104,7 +104,6 @@ class KeyedHeap(Generic[T]):
         items, index, key, less = self._items, self._index, self._key, self._less
         n = len(items)
         item = items[i]
-        start = i
         child = 2 * i + 1
         while child < n:
             right = child + 1
@@ -116,14 +115,4 @@ class KeyedHeap(Generic[T]):
             i = child
             child = 2 * i + 1
         items[i] = item
-        index[key(item)] = i
-        while i > start:
-            parent = (i - 1) >> 1
-            above = items[parent]
-            if not less(item, above):
-                break
-            items[i] = above
-            index[key(above)] = i
-            i = parent
-        items[i] = item
-        index[key(item)] = i
+        self._up(i)
