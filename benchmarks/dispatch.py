@@ -23,9 +23,9 @@ import numpy as np
 from kubesched import hookimpl
 from kubesched.api import Node, ObjectMeta, Pod
 from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
-from kubesched.framework.runtime import Framework
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
+from kubesched.framework._runtime import Framework
 
 PLUGINS = ("T1", "T2", "T3", "T4")
 

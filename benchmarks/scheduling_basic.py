@@ -43,10 +43,10 @@ from kubesched.api import (
     PodSpec,
     ResourceRequirements,
 )
-from kubesched.api.quantity import parse_quantity
+from kubesched.api._quantity import parse_quantity
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import default_config, effective_profiles
-from kubesched.framework.registry import default_registry
+from kubesched.framework._registry import default_registry
 from kubesched.scheduler.simulation import Simulation
 
 UPSTREAM_THRESHOLD_5000_NODES = 680

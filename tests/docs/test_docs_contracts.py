@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from kubesched.cli.plugins import describe_plugins
+from kubesched.framework._profile import CONFIG_POINTS, POINT_HOOKS, POINT_TITLES
+from kubesched.framework._registry import IN_TREE_DISTRIBUTIONS, Registry
 from kubesched.framework.hookspecs import EXTENSION_POINTS
-from kubesched.framework.profile import CONFIG_POINTS, POINT_HOOKS, POINT_TITLES
-from kubesched.framework.registry import IN_TREE_DISTRIBUTIONS, Registry
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

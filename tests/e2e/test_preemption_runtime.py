@@ -24,9 +24,9 @@ from kubesched.api import (
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.framework import Code, CycleState, NodeInfo, PodInfo, PostFilterResult, Status
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
-from kubesched.framework.runtime import Framework
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
+from kubesched.framework._runtime import Framework
 from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.snapshot import Snapshot
 from kubesched.testing import PodBuilder, make_node, make_pod

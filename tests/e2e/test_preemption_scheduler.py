@@ -8,10 +8,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from kubesched.api import LabelSelector, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass
-from kubesched.api.policy import PodDisruptionBudgetSpec, PodDisruptionBudgetStatus
+from kubesched.api._policy import PodDisruptionBudgetSpec, PodDisruptionBudgetStatus
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import default_config, effective_profiles
-from kubesched.framework.registry import default_registry
+from kubesched.framework._registry import default_registry
 from kubesched.scheduler.outcome import SCHEDULED, UNSCHEDULABLE, PodOutcome
 from kubesched.scheduler.simulation import Simulation
 from kubesched.testing import make_node, make_pod

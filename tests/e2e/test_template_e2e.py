@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from kubesched.cli.new_plugin import POINTS
-from kubesched.framework.profile import CONFIG_POINTS, POINT_TITLES
+from kubesched.framework._profile import CONFIG_POINTS, POINT_TITLES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("template_e2e")]
 

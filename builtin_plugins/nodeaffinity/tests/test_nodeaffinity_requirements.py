@@ -1,14 +1,14 @@
 """Requirement parsing and matching, with upstream's labels.NewRequirement rules and
 messages, and Go's integer parsing that Gt and Lt use. A bad key or value is one error at
 its path joining every problem the name checks find (their wording is tested with
-kubesched.api.names)."""
+kubesched.api)."""
 
 from __future__ import annotations
 
 import pytest
 
 from kubesched.api import NodeSelectorRequirement as R
-from kubesched.api.names import label_value_errors, qualified_name_errors
+from kubesched.api import label_value_errors, qualified_name_errors
 from kubesched_nodeaffinity.requirements import (
     FieldRequirement,
     LabelRequirement,

@@ -11,11 +11,11 @@ from kubesched.framework import (
     ActionType,
     ClusterEvent,
     Code,
+    EventResource,
     NodeInfo,
     NodeTable,
     Status,
 )
-from kubesched.framework.events import EventResource
 from kubesched.testing import make_node, make_pod
 from kubesched_nodename import NodeName
 from kubesched_nodename.plugin import REASON

@@ -15,8 +15,14 @@ import pytest
 from attrs import evolve
 
 from kubesched.api import Node, Pod
-from kubesched.framework import ActionType, ClusterEvent, EventResource, QueueingHint
-from kubesched.framework.registry import Registry, points_of
+from kubesched.framework import (
+    ActionType,
+    ClusterEvent,
+    EventResource,
+    QueueingHint,
+    Registry,
+    points_of,
+)
 from kubesched.testing import make_node, make_pod
 from kubesched.testing.builders import Amount
 from kubesched_noderesourcesfit import NodeResourcesFit

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kubesched.api.manifests import load_manifests
+from kubesched.api import load_manifests
 from kubesched.config import default_config, effective_profiles, load_config
-from kubesched.framework.registry import OUT_OF_TREE, default_registry
+from kubesched.framework import OUT_OF_TREE, default_registry
 from kubesched.testing import simulate
 from kubesched_coscheduling import Coscheduling, CoschedulingArgs
 

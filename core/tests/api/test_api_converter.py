@@ -22,7 +22,7 @@ from kubesched.api import (
     Taint,
     Toleration,
 )
-from kubesched.api.converter import json_name, structure, unstructure
+from kubesched.api._converter import json_name, structure, unstructure
 from kubesched.errors import InputError, QuantityError
 
 GiB = 1024**3

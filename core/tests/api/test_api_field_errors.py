@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kubesched.api.field_errors import (
+from kubesched.api._field_errors import (
     FieldError,
     Shown,
     aggregate_message,

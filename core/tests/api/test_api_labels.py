@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kubesched.api import LabelSelector, LabelSelectorRequirement
-from kubesched.api.labels import EVERYTHING, NOTHING, as_selector, selector_matches
+from kubesched.api._labels import EVERYTHING, NOTHING, as_selector, selector_matches
 from kubesched.errors import InputError
 
 

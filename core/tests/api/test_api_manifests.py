@@ -18,7 +18,7 @@ from kubesched.api import (
     Toleration,
     pod_requests,
 )
-from kubesched.api.manifests import ClusterObjects, default_uid, load_manifests
+from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests
 from kubesched.errors import InputError, QuantityError
 
 DATA = Path(__file__).parent / "data"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kubesched.api.names import (
+from kubesched.api._names import (
     dns1123_subdomain_errors,
     label_value_errors,
     max_len_error,

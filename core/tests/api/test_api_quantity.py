@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kubesched.api.quantity import FORMAT_PATTERN, format_quantity, parse_quantity
+from kubesched.api._quantity import FORMAT_PATTERN, format_quantity, parse_quantity
 from kubesched.errors import InputError, QuantityError
 
 MAX_INT64 = 2**63 - 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubesched.api import Taint, Toleration
-from kubesched.api.tolerations import tolerates
+from kubesched.api._tolerations import tolerates
 
 NS = "NoSchedule"
 NE = "NoExecute"

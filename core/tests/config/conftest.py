@@ -16,8 +16,8 @@ import pytest
 from attrs import field, frozen
 
 from kubesched import hookimpl
-from kubesched.framework.profile import POINT_HOOKS
-from kubesched.framework.registry import Registry
+from kubesched.framework._profile import POINT_HOOKS
+from kubesched.framework._registry import Registry
 
 
 def _make_plugin(

@@ -11,7 +11,7 @@ import yaml
 
 from kubesched.cli.main import main
 from kubesched.config import default_config, parse_config
-from kubesched.framework.registry import Registry, default_registry
+from kubesched.framework._registry import Registry, default_registry
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "config" / "multiple-profiles.yaml"
 HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"

@@ -24,7 +24,7 @@ from kubesched.config import (
     merge_plugins,
     missing_default_plugins,
 )
-from kubesched.framework.registry import Registry
+from kubesched.framework._registry import Registry
 
 PluginSpec = str | tuple[str, int]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kubesched.config import effective_profiles, load_config
-from kubesched.framework.registry import Registry, default_registry
+from kubesched.framework._registry import Registry, default_registry
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "config"
 

@@ -19,8 +19,8 @@ from kubesched.config import (
 from kubesched.config.defaults import merge_plugins
 from kubesched.config.profiles import build_profiles
 from kubesched.errors import ConfigError, PluginError
-from kubesched.framework.profile import CONFIG_POINTS, EffectiveProfile
-from kubesched.framework.registry import Registry
+from kubesched.framework._profile import CONFIG_POINTS, EffectiveProfile
+from kubesched.framework._registry import Registry
 
 ALL_BUT_PRE_ENQUEUE = tuple(p for p in CONFIG_POINTS if p != "preEnqueue")
 

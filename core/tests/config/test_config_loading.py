@@ -10,7 +10,7 @@ import pytest
 
 from kubesched.config import Plugin, load_config, parse_config
 from kubesched.errors import ConfigError
-from kubesched.framework.registry import Registry
+from kubesched.framework._registry import Registry
 
 HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 

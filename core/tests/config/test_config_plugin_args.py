@@ -18,7 +18,7 @@ from kubesched.config import (
 )
 from kubesched.config.plugin_args import structure_plugin_args
 from kubesched.errors import ConfigError
-from kubesched.framework.registry import Registry
+from kubesched.framework._registry import Registry
 
 HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 

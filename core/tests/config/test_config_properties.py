@@ -25,8 +25,8 @@ from kubesched.config import (
     parse_config,
 )
 from kubesched.config.profiles import build_profiles
-from kubesched.framework.profile import CONFIG_POINTS
-from kubesched.framework.registry import Registry, implements
+from kubesched.framework._profile import CONFIG_POINTS
+from kubesched.framework._registry import Registry, implements
 
 NAMES = ("Alpha", "Beta", "Gamma", "Delta", "Epsilon")
 FIXTURES_ARE_PURE = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])

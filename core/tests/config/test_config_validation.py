@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from attrs import evolve, frozen
 
-from kubesched.api.names import qualified_name_errors
+from kubesched.api._names import qualified_name_errors
 from kubesched.config import (
     ClientConnectionConfiguration,
     Extender,

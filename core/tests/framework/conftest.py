@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from kubesched import hookimpl
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
-from kubesched.framework.runtime import Framework
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
+from kubesched.framework._runtime import Framework
 
 
 class SortPlugin:

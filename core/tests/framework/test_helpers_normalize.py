@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kubesched.framework import MAX_NODE_SCORE
-from kubesched.framework.helpers import default_normalize_score
+from kubesched.framework._helpers import default_normalize_score
 
 
 @pytest.mark.parametrize(

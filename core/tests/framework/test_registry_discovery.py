@@ -10,7 +10,7 @@ import pytest
 
 from kubesched.cli.plugins import describe_plugins
 from kubesched.errors import PluginError
-from kubesched.framework.registry import IN_TREE, OUT_OF_TREE, Registry, implements, points_of
+from kubesched.framework._registry import IN_TREE, OUT_OF_TREE, Registry, implements, points_of
 
 
 def make_dist(

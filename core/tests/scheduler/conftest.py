@@ -11,8 +11,8 @@ from kubesched import hookimpl
 from kubesched.api import Node, Pod
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.framework import Code, CycleState, NodeInfo, Status
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry, default_registry
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry, default_registry
 from kubesched.scheduler.simulation import Simulation, SimulationResult
 
 BUILT_IN = (

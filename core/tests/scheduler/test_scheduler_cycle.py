@@ -9,8 +9,8 @@ from kubesched import hookimpl
 from kubesched.api import Node, Pod
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.framework import Code, CycleState, PostFilterResult, Status
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
 from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.simulation import MAX_ATTEMPTS_PER_POD, Simulation
 from kubesched.testing import make_node, make_pod

@@ -8,8 +8,8 @@ from typing import Any
 from kubesched.api import Pod
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.framework import Code, Status
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
 from kubesched.scheduler.simulation import Simulation
 from kubesched.testing import make_node, make_pod
 

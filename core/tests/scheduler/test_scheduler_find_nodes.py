@@ -10,9 +10,9 @@ import pytest
 from kubesched import hookimpl
 from kubesched.api import Pod
 from kubesched.framework import Code, CycleState, NodeInfo, Status
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
-from kubesched.framework.runtime import Framework
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
+from kubesched.framework._runtime import Framework
 from kubesched.scheduler.algorithm import Algorithm, num_feasible_nodes_to_find
 from kubesched.scheduler.cache import Cache
 from kubesched.scheduler.snapshot import Snapshot

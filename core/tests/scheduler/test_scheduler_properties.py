@@ -17,7 +17,7 @@ from kubesched.api import CPU, MEMORY, PODS, Node, Pod, pod_requests
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import default_config, effective_profiles
 from kubesched.framework import CycleState, NodeInfo, PodInfo
-from kubesched.framework.registry import default_registry
+from kubesched.framework._registry import default_registry
 from kubesched.scheduler.simulation import Simulation, SimulationResult
 from kubesched.testing import make_node, make_pod
 

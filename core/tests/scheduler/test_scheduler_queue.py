@@ -19,7 +19,7 @@ from kubesched.framework import (
     QueueingHint,
     Status,
 )
-from kubesched.framework.events import WILDCARD_EVENT
+from kubesched.framework._events import WILDCARD_EVENT
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.nominator import Nominator

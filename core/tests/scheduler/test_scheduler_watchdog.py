@@ -11,7 +11,7 @@ import pytest
 from kubesched import hookimpl
 from kubesched.api import Pod
 from kubesched.framework import NodeInfo, Status
-from kubesched.framework.registry import Registry
+from kubesched.framework._registry import Registry
 from kubesched.scheduler.outcome import ERROR, SCHEDULED
 from kubesched.scheduler.watchdog import CycleTimeout, Watchdog
 from kubesched.testing import make_node, make_pod

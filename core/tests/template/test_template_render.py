@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 from kubesched.cli.main import main
 from kubesched.cli.new_plugin import POINTS, render, template_dir
 from kubesched.framework import hookspecs
-from kubesched.framework.profile import CONFIG_POINTS
-from kubesched.framework.registry import points_of
+from kubesched.framework._profile import CONFIG_POINTS
+from kubesched.framework._registry import points_of
 
 tomllib = pytest.importorskip("tomllib")
 

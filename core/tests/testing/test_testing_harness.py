@@ -25,7 +25,7 @@ from kubesched.framework import (
     PreFilterResult,
     Status,
 )
-from kubesched.framework.registry import default_registry
+from kubesched.framework._registry import default_registry
 from kubesched.testing import (
     PluginHarness,
     SimulationLimitError,

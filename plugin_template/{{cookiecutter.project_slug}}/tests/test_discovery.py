@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from kubesched.framework.registry import Registry
+from kubesched.framework import Registry
 
 {{ from_import(cookiecutter.module_name, [cookiecutter.plugin_name]) }}
 

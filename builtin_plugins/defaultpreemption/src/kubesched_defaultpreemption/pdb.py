@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kubesched.api import PodDisruptionBudget
-from kubesched.api.labels import Selector, as_selector
+from kubesched.api import PodDisruptionBudget, Selector, as_selector
 from kubesched.errors import InputError
 from kubesched.framework import PodInfo
 

@@ -12,13 +12,14 @@ from kubesched.errors import ConfigError
 from kubesched.framework import (
     Code,
     CycleState,
+    Diagnosis,
+    FitError,
     Handle,
     NodeInfo,
     PodInfo,
     PostFilterResult,
     Status,
 )
-from kubesched.framework.diagnosis import Diagnosis, FitError
 from kubesched_defaultpreemption.args import DefaultPreemptionArgs
 from kubesched_defaultpreemption.candidates import Candidate, select_candidate
 from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption

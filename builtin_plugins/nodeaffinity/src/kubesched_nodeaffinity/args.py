@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from kubesched.api import FieldError, child, unique_messages
 from kubesched.api import NodeAffinity as NodeAffinitySpec
-from kubesched.api.field_errors import FieldError, child, unique_messages
 from kubesched_nodeaffinity.selectors import (
     SelectorParseError,
     parse_node_selector,

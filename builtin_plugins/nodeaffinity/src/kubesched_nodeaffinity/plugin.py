@@ -26,8 +26,8 @@ from kubesched.framework import (
     NodeTable,
     PreFilterResult,
     Status,
+    default_normalize_score,
 )
-from kubesched.framework.helpers import default_normalize_score
 from kubesched_nodeaffinity.args import NodeAffinityArgs
 from kubesched_nodeaffinity.columns import preferred_scores, required_mask, selector_mask
 from kubesched_nodeaffinity.hints import schedulable_after_node_change

@@ -7,8 +7,7 @@ from collections.abc import Mapping
 
 from attrs import frozen
 
-from kubesched.api import Node, NodeSelector, Pod
-from kubesched.api.field_errors import FieldError
+from kubesched.api import FieldError, Node, NodeSelector, Pod
 from kubesched_nodeaffinity.requirements import IN, NODE_NAME_FIELD
 from kubesched_nodeaffinity.selectors import (
     NodeSelectorMatcher,

@@ -8,9 +8,16 @@ from collections.abc import Mapping
 
 from attrs import frozen
 
-from kubesched.api import NodeSelectorRequirement
-from kubesched.api.field_errors import FieldError, child, index, invalid, not_supported
-from kubesched.api.names import validate_label_key, validate_label_value
+from kubesched.api import (
+    FieldError,
+    NodeSelectorRequirement,
+    child,
+    index,
+    invalid,
+    not_supported,
+    validate_label_key,
+    validate_label_value,
+)
 
 IN = "In"
 NOT_IN = "NotIn"

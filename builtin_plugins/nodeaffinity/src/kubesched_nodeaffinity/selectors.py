@@ -14,8 +14,16 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from kubesched.api import Node, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm
-from kubesched.api.field_errors import FieldError, aggregate_message, child, index
+from kubesched.api import (
+    FieldError,
+    Node,
+    NodeSelector,
+    NodeSelectorTerm,
+    PreferredSchedulingTerm,
+    aggregate_message,
+    child,
+    index,
+)
 from kubesched_nodeaffinity.requirements import (
     FieldRequirement,
     LabelRequirement,

@@ -13,8 +13,15 @@ from collections.abc import Iterable
 
 from attrs import evolve, field, frozen
 
-from kubesched.api.field_errors import FieldError, child, index, invalid, not_supported, required
-from kubesched.api.names import validate_label_name
+from kubesched.api import (
+    FieldError,
+    child,
+    index,
+    invalid,
+    not_supported,
+    required,
+    validate_label_name,
+)
 
 LEAST_ALLOCATED = "LeastAllocated"
 MOST_ALLOCATED = "MostAllocated"

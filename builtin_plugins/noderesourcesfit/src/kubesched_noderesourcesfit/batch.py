@@ -12,8 +12,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
-from kubesched.api.resources import is_scalar_resource_name
+from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, is_scalar_resource_name
 from kubesched.framework import MAX_NODE_SCORE, NodeTable
 from kubesched_noderesourcesfit.args import (
     LEAST_ALLOCATED,

@@ -14,8 +14,16 @@ from collections.abc import Collection
 
 from attrs import frozen
 
-from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod, pod_requests
-from kubesched.api.resources import is_extended_resource_name, is_scalar_resource_name
+from kubesched.api import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    PODS,
+    Pod,
+    is_extended_resource_name,
+    is_scalar_resource_name,
+    pod_requests,
+)
 from kubesched.framework import NodeInfo
 
 NATIVE_RESOURCES = (CPU, MEMORY, EPHEMERAL_STORAGE)

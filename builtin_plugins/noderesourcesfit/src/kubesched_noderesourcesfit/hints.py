@@ -8,8 +8,7 @@ error path does.
 
 from __future__ import annotations
 
-from kubesched.api import PODS, Node, Pod, pod_requests
-from kubesched.api.resources import is_scalar_resource_name
+from kubesched.api import PODS, Node, Pod, is_scalar_resource_name, pod_requests
 from kubesched.framework import NodeInfo, QueueingHint
 from kubesched_noderesourcesfit.fit import NATIVE_RESOURCES, compute_fit_request, fits_request
 

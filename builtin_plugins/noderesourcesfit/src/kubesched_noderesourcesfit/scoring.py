@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, NON_ZERO_DEFAULTS, Pod, pod_requests
-from kubesched.api.resources import is_scalar_resource_name
+from kubesched.api import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    NON_ZERO_DEFAULTS,
+    Pod,
+    is_scalar_resource_name,
+    pod_requests,
+)
 from kubesched.framework import MAX_NODE_SCORE, NodeInfo
 from kubesched_noderesourcesfit.args import (
     LEAST_ALLOCATED,

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kubesched.api import TAINT_NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, Taint, Toleration
-from kubesched.api.tolerations import tolerates
+from kubesched.api import TAINT_NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, Taint, Toleration, tolerates
 
 UNSCHEDULABLE_TAINT = Taint(key=TAINT_NODE_UNSCHEDULABLE, effect=TAINT_NO_SCHEDULE)
 

@@ -23,8 +23,8 @@ from kubesched.framework import (
     NodeScoreList,
     NodeTable,
     Status,
+    default_normalize_score,
 )
-from kubesched.framework.helpers import default_normalize_score
 from kubesched_tainttoleration.hints import (
     schedulable_after_node_change,
     schedulable_after_pod_toleration_change,

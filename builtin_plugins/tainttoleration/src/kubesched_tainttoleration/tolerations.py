@@ -1,4 +1,4 @@
-"""The scheduling helpers TaintToleration builds on `kubesched.api.tolerations`:
+"""The scheduling helpers TaintToleration builds on `kubesched.api`:
 hard and PreferNoSchedule taints, and counting what a pod leaves untolerated."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from kubesched.api import (
     Node,
     Taint,
     Toleration,
+    is_tolerated,
 )
-from kubesched.api.tolerations import is_tolerated
 
 HARD_EFFECTS = frozenset({TAINT_NO_SCHEDULE, TAINT_NO_EXECUTE})
 """The effects Filter enforces (upstream's DoNotScheduleTaintsFilterFunc)."""

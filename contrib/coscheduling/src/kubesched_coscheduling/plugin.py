@@ -23,6 +23,7 @@ from attrs import frozen
 from kubesched import hookimpl
 from kubesched.api import Pod
 from kubesched.framework import (
+    MAX_PERMIT_TIMEOUT,
     ActionType,
     ClusterEvent,
     ClusterEventWithHint,
@@ -34,7 +35,6 @@ from kubesched.framework import (
     QueueingHint,
     Status,
 )
-from kubesched.framework.waiting_pods import MAX_PERMIT_TIMEOUT
 from kubesched_coscheduling.args import DEFAULT_PERMIT_WAITING_TIME_SECONDS, CoschedulingArgs
 from kubesched_coscheduling.groups import (
     PodGroup,

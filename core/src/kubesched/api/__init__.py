@@ -1,10 +1,28 @@
 """The Kubernetes objects the scheduler reads, as immutable attrs classes."""
 
-from kubesched.api.converter import structure, unstructure
-from kubesched.api.labels import Selector, as_selector, selector_matches
-from kubesched.api.manifests import ClusterObjects, default_uid, load_manifests
-from kubesched.api.meta import LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference
-from kubesched.api.node import (
+from kubesched.api._converter import structure, unstructure
+from kubesched.api._field_errors import (
+    FieldError,
+    aggregate_message,
+    child,
+    duplicate,
+    index,
+    invalid,
+    not_supported,
+    required,
+    unique_messages,
+)
+from kubesched.api._labels import Selector, as_selector, selector_matches
+from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests
+from kubesched.api._meta import LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference
+from kubesched.api._names import (
+    label_value_errors,
+    qualified_name_errors,
+    validate_label_key,
+    validate_label_name,
+    validate_label_value,
+)
+from kubesched.api._node import (
     TAINT_NO_EXECUTE,
     TAINT_NO_SCHEDULE,
     TAINT_NODE_UNSCHEDULABLE,
@@ -15,7 +33,7 @@ from kubesched.api.node import (
     NodeStatus,
     Taint,
 )
-from kubesched.api.pod import (
+from kubesched.api._pod import (
     DEFAULT_SCHEDULER_NAME,
     PREEMPT_LOWER_PRIORITY,
     PREEMPT_NEVER,
@@ -40,15 +58,25 @@ from kubesched.api.pod import (
     TopologySpreadConstraint,
     WeightedPodAffinityTerm,
 )
-from kubesched.api.policy import (
+from kubesched.api._policy import (
     PodDisruptionBudget,
     PodDisruptionBudgetSpec,
     PodDisruptionBudgetStatus,
     PriorityClass,
 )
-from kubesched.api.quantity import format_quantity, parse_quantity
-from kubesched.api.requests import NON_ZERO_DEFAULTS, pod_requests
-from kubesched.api.resources import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, ResourceList
+from kubesched.api._quantity import format_quantity, parse_quantity
+from kubesched.api._requests import NON_ZERO_DEFAULTS, pod_requests
+from kubesched.api._resources import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    PODS,
+    ResourceList,
+    is_extended_resource_name,
+    is_hugepage_resource_name,
+    is_scalar_resource_name,
+)
+from kubesched.api._tolerations import is_tolerated, tolerates
 
 __all__ = [
     "CPU",
@@ -69,6 +97,7 @@ __all__ = [
     "Container",
     "ContainerImage",
     "ContainerPort",
+    "FieldError",
     "LabelSelector",
     "LabelSelectorRequirement",
     "Node",
@@ -99,13 +128,31 @@ __all__ = [
     "Toleration",
     "TopologySpreadConstraint",
     "WeightedPodAffinityTerm",
+    "aggregate_message",
     "as_selector",
+    "child",
     "default_uid",
+    "duplicate",
     "format_quantity",
+    "index",
+    "invalid",
+    "is_extended_resource_name",
+    "is_hugepage_resource_name",
+    "is_scalar_resource_name",
+    "is_tolerated",
+    "label_value_errors",
     "load_manifests",
+    "not_supported",
     "parse_quantity",
     "pod_requests",
+    "qualified_name_errors",
+    "required",
     "selector_matches",
     "structure",
+    "tolerates",
+    "unique_messages",
     "unstructure",
+    "validate_label_key",
+    "validate_label_name",
+    "validate_label_value",
 ]

@@ -26,7 +26,7 @@ from kubesched.config import (
     load_config,
 )
 from kubesched.errors import ConfigError
-from kubesched.framework.registry import default_registry
+from kubesched.framework._registry import default_registry
 
 _OUTPUT = click.option(
     "--output",

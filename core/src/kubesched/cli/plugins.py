@@ -14,8 +14,8 @@ from rich.table import Table
 
 from kubesched.cli.output import echo_json
 from kubesched.errors import PluginError
-from kubesched.framework.profile import POINT_TITLES
-from kubesched.framework.registry import Registry, hooks_of, points_of
+from kubesched.framework._profile import POINT_TITLES
+from kubesched.framework._registry import Registry, hooks_of, points_of
 
 
 def describe_plugins(registry: Registry) -> list[dict[str, Any]]:

@@ -23,14 +23,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from kubesched.api.manifests import load_manifests
+from kubesched.api._manifests import load_manifests
 from kubesched.cli.output import API_VERSION
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import default_config, effective_profiles, load_config
 from kubesched.config.types import KubeSchedulerConfiguration
 from kubesched.errors import ConfigError, InputError
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry, default_registry
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry, default_registry
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.report import result_document

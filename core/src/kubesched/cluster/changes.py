@@ -8,7 +8,7 @@ UpdatePodLabel, ...) so a queueing hint only runs for changes that matter.
 from __future__ import annotations
 
 from kubesched.api import Node, Pod, pod_requests
-from kubesched.framework.events import ActionType, ClusterEvent, EventResource
+from kubesched.framework._events import ActionType, ClusterEvent, EventResource
 
 ASSIGNED_POD_ADD = ClusterEvent(EventResource.ASSIGNED_POD, ActionType.ADD)
 ASSIGNED_POD_UPDATE = ClusterEvent(EventResource.ASSIGNED_POD, ActionType.UPDATE)

@@ -25,7 +25,7 @@ from kubesched.cluster.changes import (
     pod_changes,
 )
 from kubesched.errors import InputError, KubeschedError
-from kubesched.framework.events import ClusterEvent
+from kubesched.framework._events import ClusterEvent
 
 
 class ClusterError(KubeschedError):

@@ -31,7 +31,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from kubesched.api.field_errors import child, index
+from kubesched.api._field_errors import child, index
 from kubesched.config.duration import format_duration, parse_duration
 
 T = TypeVar("T")

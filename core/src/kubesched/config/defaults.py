@@ -24,7 +24,7 @@ from kubesched.config.types import (
     Plugins,
     PluginSet,
 )
-from kubesched.framework.registry import Registry
+from kubesched.framework._registry import Registry
 
 UPSTREAM_DEFAULT_PLUGINS: tuple[Plugin, ...] = (
     Plugin("SchedulingGates"),

@@ -10,14 +10,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kubesched.api.field_errors import not_supported, required
+from kubesched.api._field_errors import not_supported, required
 from kubesched.config.converter import StructureError, describe_json, structure
 from kubesched.config.defaults import apply_defaults
 from kubesched.config.resolve import check_config
 from kubesched.config.source import parse_document
 from kubesched.config.types import API_VERSION, KIND, KubeSchedulerConfiguration
 from kubesched.errors import ConfigError
-from kubesched.framework.registry import Registry, default_registry
+from kubesched.framework._registry import Registry, default_registry
 
 
 def read_configuration(data: Any) -> KubeSchedulerConfiguration:

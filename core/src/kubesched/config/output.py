@@ -22,8 +22,8 @@ from kubesched.config.types import (
     PluginConfig,
     Plugins,
 )
-from kubesched.framework.profile import CONFIG_POINTS, EffectiveProfile
-from kubesched.framework.registry import Registry
+from kubesched.framework._profile import CONFIG_POINTS, EffectiveProfile
+from kubesched.framework._registry import Registry
 
 EFFECTIVE_KIND = "EffectiveConfiguration"
 

@@ -17,12 +17,12 @@ from typing import Any
 import attrs
 from attrs import evolve
 
-from kubesched.api.field_errors import FieldError, child, invalid
+from kubesched.api._field_errors import FieldError, child, invalid
 from kubesched.config.converter import StructureError, omit_empty, structure, unstructure
 from kubesched.config.types import API_VERSION, KubeSchedulerConfiguration, PluginConfig
 from kubesched.errors import PluginError
-from kubesched.framework.interface import PluginFactory
-from kubesched.framework.registry import Registry
+from kubesched.framework._interface import PluginFactory
+from kubesched.framework._registry import Registry
 
 
 def load_factory(registry: Registry, name: str) -> PluginFactory | None:

@@ -22,10 +22,10 @@ from typing import Any
 from kubesched.config.defaults import UPSTREAM_DEFAULT_PLUGINS, WILDCARD
 from kubesched.config.types import KubeSchedulerProfile, Plugins
 from kubesched.errors import PluginError
-from kubesched.framework.interface import PluginFactory
-from kubesched.framework.profile import CONFIG_POINTS, POINT_TITLES, EffectiveProfile
-from kubesched.framework.registry import Registry, implements, install_hint
-from kubesched.framework.types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
+from kubesched.framework._interface import PluginFactory
+from kubesched.framework._profile import CONFIG_POINTS, POINT_TITLES, EffectiveProfile
+from kubesched.framework._registry import Registry, implements, install_hint
+from kubesched.framework._types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
 
 CONSTRUCTION_ORDER: tuple[str, ...] = (
     "preFilter",

@@ -7,8 +7,8 @@ from kubesched.config.profiles import build_profiles
 from kubesched.config.types import KubeSchedulerConfiguration
 from kubesched.config.validation import validate_configuration
 from kubesched.errors import ConfigError
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
 
 
 def check_config(

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from kubesched.api.field_errors import child, index
+from kubesched.api._field_errors import child, index
 from kubesched.config.converter import StructureError
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"

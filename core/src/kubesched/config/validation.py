@@ -14,8 +14,8 @@ from typing import Any
 
 import attrs
 
-from kubesched.api.field_errors import FieldError, Shown, duplicate, invalid, required
-from kubesched.api.names import qualified_name_errors, validate_label_name
+from kubesched.api._field_errors import FieldError, Shown, duplicate, invalid, required
+from kubesched.api._names import qualified_name_errors, validate_label_name
 from kubesched.config.converter import unstructure
 from kubesched.config.duration import format_duration
 from kubesched.config.types import (

@@ -1,18 +1,40 @@
-"""What a plugin sees: hookspecs, Status, CycleState, NodeInfo, the Handle."""
+"""What a plugin sees: hookspecs, Status, CycleState, NodeInfo, the Handle, cluster events.
 
-from kubesched.framework.cycle_state import CycleState, StateData, StateNotFoundError
-from kubesched.framework.events import (
+Everything a plugin needs is exported here; the modules behind it are private.
+"""
+
+from kubesched.framework._cycle_state import CycleState, StateData, StateNotFoundError
+from kubesched.framework._diagnosis import Diagnosis, FitError
+from kubesched.framework._events import (
     ActionType,
     ClusterEvent,
     ClusterEventWithHint,
     EventResource,
     QueueingHint,
+    QueueingHintFn,
 )
-from kubesched.framework.hookspecs import EXTENSION_POINTS, hookimpl, hookspec
-from kubesched.framework.interface import Handle, PluginFactory
-from kubesched.framework.node_table import NodeTable
-from kubesched.framework.status import Code, Status, code_of, is_success
-from kubesched.framework.types import (
+from kubesched.framework._helpers import default_normalize_score
+from kubesched.framework._interface import (
+    Clock,
+    ClusterClient,
+    EventRecorder,
+    Handle,
+    PluginFactory,
+    PodNominator,
+    SharedLister,
+    WaitingPod,
+)
+from kubesched.framework._node_table import NodeTable
+from kubesched.framework._registry import (
+    IN_TREE,
+    OUT_OF_TREE,
+    PluginSpec,
+    Registry,
+    default_registry,
+    points_of,
+)
+from kubesched.framework._status import Code, Status, code_of, is_success
+from kubesched.framework._types import (
     MAX_NODE_SCORE,
     MAX_TOTAL_SCORE,
     MIN_NODE_SCORE,
@@ -23,33 +45,52 @@ from kubesched.framework.types import (
     PreFilterResult,
     QueuedPodInfo,
 )
+from kubesched.framework._waiting_pods import MAX_PERMIT_TIMEOUT
+from kubesched.framework.hookspecs import EXTENSION_POINTS, hookimpl, hookspec
 
 __all__ = [
     "EXTENSION_POINTS",
+    "IN_TREE",
     "MAX_NODE_SCORE",
+    "MAX_PERMIT_TIMEOUT",
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
+    "OUT_OF_TREE",
     "ActionType",
+    "Clock",
+    "ClusterClient",
     "ClusterEvent",
     "ClusterEventWithHint",
     "Code",
     "CycleState",
+    "Diagnosis",
+    "EventRecorder",
     "EventResource",
+    "FitError",
     "Handle",
     "NodeInfo",
     "NodeScoreList",
     "NodeTable",
     "PluginFactory",
+    "PluginSpec",
     "PodInfo",
+    "PodNominator",
     "PostFilterResult",
     "PreFilterResult",
     "QueuedPodInfo",
     "QueueingHint",
+    "QueueingHintFn",
+    "Registry",
+    "SharedLister",
     "StateData",
     "StateNotFoundError",
     "Status",
+    "WaitingPod",
     "code_of",
+    "default_normalize_score",
+    "default_registry",
     "hookimpl",
     "hookspec",
     "is_success",
+    "points_of",
 ]

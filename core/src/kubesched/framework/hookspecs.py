@@ -21,11 +21,11 @@ import pluggy
 from numpy.typing import NDArray
 
 from kubesched.api import Pod
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.events import ClusterEventWithHint
-from kubesched.framework.node_table import NodeTable
-from kubesched.framework.status import Status
-from kubesched.framework.types import (
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._events import ClusterEventWithHint
+from kubesched.framework._node_table import NodeTable
+from kubesched.framework._status import Status
+from kubesched.framework._types import (
     NodeInfo,
     NodeScoreList,
     PodInfo,

@@ -16,11 +16,11 @@ from attrs import define, field
 from numpy.typing import NDArray
 
 from kubesched.api import Pod
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.diagnosis import Diagnosis, FitError
-from kubesched.framework.node_table import RowView
-from kubesched.framework.runtime import FilterOutcome, Framework, ScoreOutcome
-from kubesched.framework.status import Code, Status
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._diagnosis import Diagnosis, FitError
+from kubesched.framework._node_table import RowView
+from kubesched.framework._runtime import FilterOutcome, Framework, ScoreOutcome
+from kubesched.framework._status import Code, Status
 from kubesched.scheduler.snapshot import Snapshot
 
 MIN_FEASIBLE_NODES_TO_FIND = 100

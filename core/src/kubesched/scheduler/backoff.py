@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from kubesched.framework.interface import Clock
-from kubesched.framework.types import QueuedPodInfo
+from kubesched.framework._interface import Clock
+from kubesched.framework._types import QueuedPodInfo
 from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.heap import KeyedHeap
 

@@ -16,7 +16,7 @@ from attrs import define
 
 from kubesched.api import Node, Pod
 from kubesched.errors import KubeschedError
-from kubesched.framework.types import NodeInfo, PodInfo, next_generation
+from kubesched.framework._types import NodeInfo, PodInfo, next_generation
 from kubesched.scheduler.node_tree import NodeTree
 from kubesched.scheduler.snapshot import Snapshot
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kubesched.framework.types import PodInfo, QueuedPodInfo
+from kubesched.framework._types import PodInfo, QueuedPodInfo
 
 
 class QueueEntry(QueuedPodInfo):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kubesched.api import Pod
-from kubesched.framework.types import PodInfo
+from kubesched.framework._types import PodInfo
 
 PodLookup = Callable[[Pod], "Pod | None"]
 """The live version of a pod, or None when it no longer exists."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from attrs import define, field
 
-from kubesched.framework.status import Status
+from kubesched.framework._status import Status
 
 SCHEDULED = "Scheduled"
 UNSCHEDULABLE = "Unschedulable"

@@ -25,16 +25,16 @@ from attrs import frozen
 
 from kubesched.api import Pod
 from kubesched.cluster.changes import UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE, event_label
-from kubesched.framework.events import (
+from kubesched.framework._events import (
     ActionType,
     ClusterEvent,
     ClusterEventWithHint,
     EventResource,
     QueueingHint,
 )
-from kubesched.framework.interface import Clock
-from kubesched.framework.status import Status
-from kubesched.framework.types import PodInfo, QueuedPodInfo
+from kubesched.framework._interface import Clock
+from kubesched.framework._status import Status
+from kubesched.framework._types import PodInfo, QueuedPodInfo
 from kubesched.scheduler.backoff import (
     DEFAULT_POD_INITIAL_BACKOFF,
     DEFAULT_POD_MAX_BACKOFF,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubesched.framework.status import Status
+from kubesched.framework._status import Status
 from kubesched.scheduler.outcome import NodeExplanation, PodOutcome
 from kubesched.scheduler.simulation import NodeUsage, SimulationResult, Summary
 

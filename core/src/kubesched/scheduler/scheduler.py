@@ -24,16 +24,16 @@ from attrs import define, evolve, frozen
 from kubesched.api import Node, Pod, PodCondition
 from kubesched.cluster.changes import ASSIGNED_POD_ADD, ASSIGNED_POD_DELETE
 from kubesched.cluster.memory import Change
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.diagnosis import Diagnosis, FitError
-from kubesched.framework.events import EventResource
-from kubesched.framework.interface import Clock, ClusterClient, EventRecorder
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
-from kubesched.framework.runtime import Framework
-from kubesched.framework.status import Code, Status
-from kubesched.framework.types import PodInfo
-from kubesched.framework.waiting_pods import WaitingPodsMap
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._diagnosis import Diagnosis, FitError
+from kubesched.framework._events import EventResource
+from kubesched.framework._interface import Clock, ClusterClient, EventRecorder
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
+from kubesched.framework._runtime import Framework
+from kubesched.framework._status import Code, Status
+from kubesched.framework._types import PodInfo
+from kubesched.framework._waiting_pods import WaitingPodsMap
 from kubesched.scheduler.algorithm import (
     Algorithm,
     NodeStatusView,

@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from attrs import frozen
 
 from kubesched.api import CPU, MEMORY, PODS, Pod
-from kubesched.api.requests import pod_requests
+from kubesched.api._requests import pod_requests
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry
 from kubesched.scheduler.backoff import BACKOFF_ORDERING_WINDOW
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.metrics import SchedulerMetrics

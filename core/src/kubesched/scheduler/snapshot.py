@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from kubesched.framework.node_table import NodeTable
-from kubesched.framework.types import NodeInfo
+from kubesched.framework._node_table import NodeTable
+from kubesched.framework._types import NodeInfo
 
 
 class Snapshot:

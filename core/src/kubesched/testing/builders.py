@@ -18,10 +18,10 @@ from typing import Any, Generic, TypeAlias, TypeVar
 
 from attrs import evolve
 
-from kubesched.api.manifests import default_uid
-from kubesched.api.meta import LabelSelector, ObjectMeta, OwnerReference
-from kubesched.api.node import TAINT_NO_SCHEDULE, ContainerImage, Node, NodeStatus, Taint
-from kubesched.api.pod import (
+from kubesched.api._manifests import default_uid
+from kubesched.api._meta import LabelSelector, ObjectMeta, OwnerReference
+from kubesched.api._node import TAINT_NO_SCHEDULE, ContainerImage, Node, NodeStatus, Taint
+from kubesched.api._pod import (
     RESTART_POLICY_ALWAYS,
     Affinity,
     Container,
@@ -41,8 +41,8 @@ from kubesched.api.pod import (
     TopologySpreadConstraint,
     WeightedPodAffinityTerm,
 )
-from kubesched.api.quantity import parse_quantity
-from kubesched.api.resources import PODS, ResourceList, is_milli_resource
+from kubesched.api._quantity import parse_quantity
+from kubesched.api._resources import PODS, ResourceList, is_milli_resource
 
 PAUSE_IMAGE = "registry.k8s.io/pause:3.10"
 """The image of containers the builders add only to carry requests or ports."""

@@ -29,13 +29,13 @@ from kubesched.config.converter import StructureError
 from kubesched.config.plugin_args import args_type_of, structure_args
 from kubesched.errors import ConfigError, PluginError
 from kubesched.framework import hookspecs
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.interface import PluginFactory
-from kubesched.framework.profile import EffectiveProfile
-from kubesched.framework.registry import Registry, hooks_of, points_of
-from kubesched.framework.runtime import Framework
-from kubesched.framework.status import Code, Status
-from kubesched.framework.types import NodeInfo, PostFilterResult, PreFilterResult
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._interface import PluginFactory
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.framework._registry import Registry, hooks_of, points_of
+from kubesched.framework._runtime import Framework
+from kubesched.framework._status import Code, Status
+from kubesched.framework._types import NodeInfo, PostFilterResult, PreFilterResult
 from kubesched.scheduler.cache import Cache
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.nominator import Nominator

@@ -26,8 +26,8 @@ from kubesched.config import (
     load_config,
     parse_config,
 )
-from kubesched.framework.interface import PluginFactory
-from kubesched.framework.registry import Registry, default_registry
+from kubesched.framework._interface import PluginFactory
+from kubesched.framework._registry import Registry, default_registry
 from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
 from kubesched.scheduler.simulation import Simulation, SimulationResult

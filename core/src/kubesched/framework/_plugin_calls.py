@@ -6,7 +6,7 @@ Error status naming it; the framework itself never raises for a plugin's fault.
 
 from __future__ import annotations
 
-from kubesched.framework.status import Code, Status
+from kubesched.framework._status import Code, Status
 
 
 def quote(text: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from attrs import field, frozen
 
-from kubesched.api.meta import LabelSelector, ObjectMeta
+from kubesched.api._meta import LabelSelector, ObjectMeta
 
 
 @frozen

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from kubesched.api import Pod
-from kubesched.framework.status import Code, Status
+from kubesched.framework._status import Code, Status
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
 """Upstream's maxTimeout: a Permit plugin may make a pod wait 15 minutes at most."""

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 
 from attrs import frozen
 
-from kubesched.api.field_errors import FieldError, child, go_quote, index, invalid
-from kubesched.api.meta import LabelSelector, LabelSelectorRequirement
-from kubesched.api.names import validate_label_key, validate_label_value
+from kubesched.api._field_errors import FieldError, child, go_quote, index, invalid
+from kubesched.api._meta import LabelSelector, LabelSelectorRequirement
+from kubesched.api._names import validate_label_key, validate_label_value
 from kubesched.errors import InputError
 
 IN = "In"

@@ -28,9 +28,9 @@ from typing import Any, cast
 from attrs import frozen
 
 from kubesched.errors import PluginError
+from kubesched.framework._interface import PluginFactory
+from kubesched.framework._profile import CONFIG_POINTS, POINT_HOOKS
 from kubesched.framework.hookspecs import PROJECT_NAME
-from kubesched.framework.interface import PluginFactory
-from kubesched.framework.profile import CONFIG_POINTS, POINT_HOOKS
 
 ENTRY_POINT_GROUP = "kubesched.plugins"
 DISABLE_AUTOLOAD_ENV = "KUBESCHED_DISABLE_PLUGIN_AUTOLOAD"

@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from kubesched.api import Pod, PodCondition, PodDisruptionBudget
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.node_table import NodeTable
-from kubesched.framework.status import Status
-from kubesched.framework.types import NodeInfo, PodInfo
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._node_table import NodeTable
+from kubesched.framework._status import Status
+from kubesched.framework._types import NodeInfo, PodInfo
 
 
 class Clock(Protocol):

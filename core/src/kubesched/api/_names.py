@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from kubesched.api.field_errors import FieldError, invalid
+from kubesched.api._field_errors import FieldError, invalid
 
 QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 LABEL_VALUE_FMT = f"({QUALIFIED_NAME_FMT})?"

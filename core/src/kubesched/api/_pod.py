@@ -6,8 +6,8 @@ from datetime import datetime
 
 from attrs import field, frozen
 
-from kubesched.api.meta import LabelSelector, ObjectMeta
-from kubesched.api.resources import ResourceList
+from kubesched.api._meta import LabelSelector, ObjectMeta
+from kubesched.api._resources import ResourceList
 
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, overload
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
-from kubesched.framework.types import NodeInfo
+from kubesched.framework._types import NodeInfo
 
 Extract = Callable[[NodeInfo], Any]
 T = TypeVar("T")

@@ -21,8 +21,8 @@ from cattrs import ClassValidationError, Converter, IterableValidationError
 from cattrs.cols import list_structure_factory, mapping_structure_factory
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from kubesched.api.quantity import format_quantity, parse_quantity
-from kubesched.api.resources import ResourceList, is_milli_resource
+from kubesched.api._quantity import format_quantity, parse_quantity
+from kubesched.api._resources import ResourceList, is_milli_resource
 from kubesched.errors import InputError
 
 T = TypeVar("T")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kubesched.api.node import Taint
-from kubesched.api.pod import Toleration
+from kubesched.api._node import Taint
+from kubesched.api._pod import Toleration
 
 
 def tolerates(toleration: Toleration, taint: Taint) -> bool:

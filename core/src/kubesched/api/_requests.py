@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from kubesched.api.pod import RESTART_POLICY_ALWAYS, Container, Pod
-from kubesched.api.resources import CPU, MEMORY, ResourceList
+from kubesched.api._pod import RESTART_POLICY_ALWAYS, Container, Pod
+from kubesched.api._resources import CPU, MEMORY, ResourceList
 
 DEFAULT_MILLI_CPU_REQUEST = 100
 """Upstream's DefaultMilliCPURequest: CPU assumed for scoring a container that asks for none."""

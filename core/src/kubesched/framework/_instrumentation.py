@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.status import Status
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._status import Status
 
 
 class MetricsRecorder(Protocol):

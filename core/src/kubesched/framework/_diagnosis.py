@@ -13,7 +13,7 @@ from collections import Counter
 from attrs import define, field
 
 from kubesched.api import Pod
-from kubesched.framework.status import Code, Status
+from kubesched.framework._status import Code, Status
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
 

@@ -23,24 +23,24 @@ import pluggy
 from kubesched.api import Pod
 from kubesched.errors import KubeschedError, PluginError
 from kubesched.framework import hookspecs
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.events import WILDCARD_EVENT, ClusterEventWithHint
-from kubesched.framework.filtering import FilterOutcome, FilterPhase
-from kubesched.framework.instrumentation import MetricsRecorder
-from kubesched.framework.interface import (
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._events import WILDCARD_EVENT, ClusterEventWithHint
+from kubesched.framework._filtering import FilterOutcome, FilterPhase
+from kubesched.framework._instrumentation import MetricsRecorder
+from kubesched.framework._interface import (
     Clock,
     ClusterClient,
     EventRecorder,
     PodNominator,
     SharedLister,
 )
-from kubesched.framework.plans import PluginCall, compile_plan
-from kubesched.framework.plugin_calls import as_status, bad_return, quote, raised, wrap_error
-from kubesched.framework.profile import POINT_TITLES, EffectiveProfile
-from kubesched.framework.registry import Registry, implements
-from kubesched.framework.scoring import ScoreOutcome, ScorePhase
-from kubesched.framework.status import Code, Status
-from kubesched.framework.types import (
+from kubesched.framework._plans import PluginCall, compile_plan
+from kubesched.framework._plugin_calls import as_status, bad_return, quote, raised, wrap_error
+from kubesched.framework._profile import POINT_TITLES, EffectiveProfile
+from kubesched.framework._registry import Registry, implements
+from kubesched.framework._scoring import ScoreOutcome, ScorePhase
+from kubesched.framework._status import Code, Status
+from kubesched.framework._types import (
     MAX_NODE_SCORE,
     MAX_TOTAL_SCORE,
     NodeInfo,
@@ -48,7 +48,7 @@ from kubesched.framework.types import (
     PreFilterResult,
     QueuedPodInfo,
 )
-from kubesched.framework.waiting_pods import MAX_PERMIT_TIMEOUT, WaitingPod, WaitingPodsMap
+from kubesched.framework._waiting_pods import MAX_PERMIT_TIMEOUT, WaitingPod, WaitingPodsMap
 
 __all__ = ["FilterOutcome", "Framework", "MetricsRecorder", "ScoreOutcome"]
 

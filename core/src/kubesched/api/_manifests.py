@@ -21,10 +21,10 @@ from typing import Any
 import yaml
 from attrs import evolve, field, frozen
 
-from kubesched.api.converter import structure
-from kubesched.api.node import Node
-from kubesched.api.pod import Pod
-from kubesched.api.policy import PodDisruptionBudget, PriorityClass
+from kubesched.api._converter import structure
+from kubesched.api._node import Node
+from kubesched.api._pod import Pod
+from kubesched.api._policy import PodDisruptionBudget, PriorityClass
 from kubesched.errors import InputError
 
 STDIN = "-"

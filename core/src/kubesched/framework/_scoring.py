@@ -11,13 +11,13 @@ from attrs import define, field
 from numpy.typing import NDArray
 
 from kubesched.api import Pod
-from kubesched.framework.cycle_state import CycleState
-from kubesched.framework.instrumentation import Instrumented
-from kubesched.framework.node_table import NodeTable, RowView
-from kubesched.framework.plans import PluginCall
-from kubesched.framework.plugin_calls import as_status, quote, raised, wrap_error
-from kubesched.framework.status import Code, Status
-from kubesched.framework.types import (
+from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._instrumentation import Instrumented
+from kubesched.framework._node_table import NodeTable, RowView
+from kubesched.framework._plans import PluginCall
+from kubesched.framework._plugin_calls import as_status, quote, raised, wrap_error
+from kubesched.framework._status import Code, Status
+from kubesched.framework._types import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
     NodeInfo,

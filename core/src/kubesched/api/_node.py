@@ -6,8 +6,8 @@ from datetime import datetime
 
 from attrs import field, frozen
 
-from kubesched.api.meta import ObjectMeta
-from kubesched.api.resources import ResourceList
+from kubesched.api._meta import ObjectMeta
+from kubesched.api._resources import ResourceList
 
 TAINT_NO_SCHEDULE = "NoSchedule"
 TAINT_PREFER_NO_SCHEDULE = "PreferNoSchedule"

@@ -10,7 +10,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 from kubesched.api import NON_ZERO_DEFAULTS, PODS, Node, Pod, pod_requests
-from kubesched.api.resources import CPU, MEMORY, ResourceList
+from kubesched.api._resources import CPU, MEMORY, ResourceList
 
 _generation = itertools.count(1)
 
