@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kubesched.framework.hookspecs import EXTENSION_POINTS
+from kubesched.framework import HOOKS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,9 +28,7 @@ def test_site_builds_strictly_with_generated_references(tmp_path: Path) -> None:
     assert result.returncode == 0, log
     assert "WARNING" not in log, log
     hooks = (site / "writing-plugins" / "hookspecs" / "index.html").read_text(encoding="utf-8")
-    missing = [
-        h for h in EXTENSION_POINTS if f'id="kubesched.framework.hookspecs.{h}"' not in hooks
-    ]
+    missing = [h for h in HOOKS if f'id="kubesched.framework.hookspecs.{h}"' not in hooks]
     assert missing == []
     cli = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "kubesched plugins" in cli

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from kubesched.cli.plugins import describe_plugins
-from kubesched.framework._profile import CONFIG_POINTS, POINT_HOOKS, POINT_TITLES
+from kubesched.framework import EXTENSION_POINTS, HOOKS
+from kubesched.framework._points import POINTS
 from kubesched.framework._registry import IN_TREE_DISTRIBUTIONS, Registry
-from kubesched.framework.hookspecs import EXTENSION_POINTS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -25,16 +25,20 @@ def mermaid_blocks(text: str) -> list[str]:
 
 def test_pipeline_diagram_shows_every_extension_point() -> None:
     (diagram,) = mermaid_blocks(read("concepts/pipeline.md"))
-    missing = [title for title in POINT_TITLES.values() if not re.search(rf"\b{title}\b", diagram)]
+    missing = [
+        title
+        for title in (p.title for p in EXTENSION_POINTS)
+        if not re.search(rf"\b{title}\b", diagram)
+    ]
     assert missing == []
 
 
-@pytest.mark.parametrize("hook", EXTENSION_POINTS)
+@pytest.mark.parametrize("hook", HOOKS)
 def test_extension_points_page_covers_every_hook(hook: str) -> None:
     assert f"`{hook}" in read("concepts/extension-points.md")
 
 
-@pytest.mark.parametrize("point", CONFIG_POINTS)
+@pytest.mark.parametrize("point", [p.name for p in EXTENSION_POINTS])
 def test_extension_points_table_names_every_config_point_and_its_hooks(point: str) -> None:
     row = next(
         line
@@ -42,7 +46,7 @@ def test_extension_points_table_names_every_config_point_and_its_hooks(point: st
         if line.startswith(f"| `{point}` |")
     )
     hooks = re.findall(r"`([a-z_]+)`", row.split("|")[2])
-    assert hooks == list(POINT_HOOKS[point])
+    assert hooks == list(POINTS[point].hooks)
 
 
 def test_json_output_page_documents_every_plugins_field() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from kubesched.cli.new_plugin import POINTS
-from kubesched.framework._profile import CONFIG_POINTS, POINT_TITLES
+from kubesched.framework import EXTENSION_POINTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("template_e2e")]
 
@@ -135,7 +135,7 @@ def test_kubesched_plugins_lists_them_as_out_of_tree(sandbox: Sandbox) -> None:
     records: dict[str, dict[str, Any]] = {r["name"]: r for r in listing["plugins"]}
     for plugin, points in PLUGINS.items():
         wanted = {p.replace("_", "").lower() for p in points}
-        expected_points = [POINT_TITLES[p] for p in CONFIG_POINTS if p.lower() in wanted]
+        expected_points = [p.title for p in EXTENSION_POINTS if p.name.lower() in wanted]
         assert records[plugin] == {
             "name": plugin,
             "distribution": f"kubesched-{plugin.lower()}",

@@ -16,7 +16,7 @@ import pytest
 from attrs import field, frozen
 
 from kubesched import hookimpl
-from kubesched.framework._profile import POINT_HOOKS
+from kubesched.framework._points import POINTS
 from kubesched.framework._registry import Registry
 
 
@@ -34,7 +34,7 @@ def _make_plugin(
     if args_kind is not None:
         namespace["args_kind"] = args_kind
     for point in points:
-        hook = POINT_HOOKS[point][0]
+        hook = POINTS[point].hook
 
         def impl(self: Any) -> None:
             return None

@@ -19,8 +19,11 @@ from kubesched.config import (
 from kubesched.config.defaults import merge_plugins
 from kubesched.config.profiles import build_profiles
 from kubesched.errors import ConfigError, PluginError
-from kubesched.framework._profile import CONFIG_POINTS, EffectiveProfile
+from kubesched.framework import EXTENSION_POINTS
+from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry
+
+CONFIG_POINTS = tuple(p.name for p in EXTENSION_POINTS)
 
 ALL_BUT_PRE_ENQUEUE = tuple(p for p in CONFIG_POINTS if p != "preEnqueue")
 

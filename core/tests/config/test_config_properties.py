@@ -25,8 +25,10 @@ from kubesched.config import (
     parse_config,
 )
 from kubesched.config.profiles import build_profiles
-from kubesched.framework._profile import CONFIG_POINTS
+from kubesched.framework import EXTENSION_POINTS
 from kubesched.framework._registry import Registry, implements
+
+CONFIG_POINTS = tuple(p.name for p in EXTENSION_POINTS)
 
 NAMES = ("Alpha", "Beta", "Gamma", "Delta", "Epsilon")
 FIXTURES_ARE_PURE = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -29,9 +29,10 @@ from hypothesis import strategies as st
 
 from kubesched.cli.main import main
 from kubesched.cli.new_plugin import POINTS, render, template_dir
-from kubesched.framework import hookspecs
-from kubesched.framework._profile import CONFIG_POINTS
+from kubesched.framework import EXTENSION_POINTS, hookspecs
 from kubesched.framework._registry import points_of
+
+CONFIG_POINTS = tuple(p.name for p in EXTENSION_POINTS)
 
 tomllib = pytest.importorskip("tomllib")
 

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from kubesched.cli.output import echo_json
 from kubesched.errors import PluginError
-from kubesched.framework._profile import POINT_TITLES
+from kubesched.framework._points import POINTS
 from kubesched.framework._registry import Registry, hooks_of, points_of
 
 
@@ -41,7 +41,7 @@ def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
                 record["error"] = str(exc)
             else:
                 hooks = hooks_of(factory)
-                points = [POINT_TITLES[p] for p in points_of(factory)]
+                points = [POINTS[p].title for p in points_of(factory)]
                 if "events_to_register" in hooks:
                     points.append("EnqueueExtensions")
                 record["extensionPoints"] = points

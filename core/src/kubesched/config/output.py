@@ -22,7 +22,8 @@ from kubesched.config.types import (
     PluginConfig,
     Plugins,
 )
-from kubesched.framework._profile import CONFIG_POINTS, EffectiveProfile
+from kubesched.framework._points import EXTENSION_POINTS
+from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry
 
 EFFECTIVE_KIND = "EffectiveConfiguration"
@@ -46,7 +47,7 @@ def config_document(cfg: KubeSchedulerConfiguration, registry: Registry) -> dict
 
 def _profile_document(profile: EffectiveProfile, registry: Registry) -> dict[str, Any]:
     plugins: dict[str, list[dict[str, Any]]] = {}
-    for point in CONFIG_POINTS:
+    for point in (p.name for p in EXTENSION_POINTS):
         entries: list[dict[str, Any]] = []
         for name in profile.plugins.get(point, ()):
             entry: dict[str, Any] = {"name": name}

@@ -23,32 +23,17 @@ from kubesched.config.defaults import UPSTREAM_DEFAULT_PLUGINS, WILDCARD
 from kubesched.config.types import KubeSchedulerProfile, Plugins
 from kubesched.errors import PluginError
 from kubesched.framework._interface import PluginFactory
-from kubesched.framework._profile import CONFIG_POINTS, POINT_TITLES, EffectiveProfile
+from kubesched.framework._points import CONSTRUCTION_ORDER, EXTENSION_POINTS, POINTS
+from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, implements, install_hint
 from kubesched.framework._types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
-
-CONSTRUCTION_ORDER: tuple[str, ...] = (
-    "preFilter",
-    "filter",
-    "postFilter",
-    "reserve",
-    "preScore",
-    "score",
-    "preBind",
-    "bind",
-    "postBind",
-    "permit",
-    "preEnqueue",
-    "queueSort",
-)
-"""The order upstream's framework fills the points in (and so reports their errors)."""
 
 _UPSTREAM_NAMES = frozenset(p.name for p in UPSTREAM_DEFAULT_PLUGINS)
 
 
 def _plugin_type(point: str) -> str:
     """Upstream's interface name for a point: "FilterPlugin"."""
-    return f"{POINT_TITLES[point]}Plugin"
+    return POINTS[point].plugin_type
 
 
 def _does_not_exist(point: str, name: str) -> str:
@@ -158,7 +143,7 @@ class _ProfileBuilder:
         plugins: dict[str, list[str]] = {}
         reported: set[str] = set()
         for point in CONSTRUCTION_ORDER:
-            plugins[point] = self._expand(point, self._explicit(point), reported)
+            plugins[point.name] = self._expand(point.name, self._explicit(point.name), reported)
         if len(plugins["queueSort"]) != 1:
             self.errors.append(
                 f"{self.path}.plugins.queueSort: only one queue sort plugin required for profile "
@@ -174,7 +159,7 @@ class _ProfileBuilder:
         args = {e.name: e.args for e in self.profile.plugin_config if e.name in needed}
         return EffectiveProfile(
             scheduler_name=self.name,
-            plugins={point: tuple(plugins[point]) for point in CONFIG_POINTS},
+            plugins={p.name: tuple(plugins[p.name]) for p in EXTENSION_POINTS},
             score_weights=weights,
             plugin_args={name: a for name, a in args.items() if a is not None},
             percentage_of_nodes_to_score=self.profile.percentage_of_nodes_to_score,

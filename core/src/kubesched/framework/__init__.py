@@ -25,6 +25,7 @@ from kubesched.framework._interface import (
     WaitingPod,
 )
 from kubesched.framework._node_table import NodeTable
+from kubesched.framework._points import EXTENSION_POINTS, HOOKS, ExtensionPoint
 from kubesched.framework._registry import (
     IN_TREE,
     OUT_OF_TREE,
@@ -46,10 +47,11 @@ from kubesched.framework._types import (
     QueuedPodInfo,
 )
 from kubesched.framework._waiting_pods import MAX_PERMIT_TIMEOUT
-from kubesched.framework.hookspecs import EXTENSION_POINTS, hookimpl, hookspec
+from kubesched.framework.hookspecs import hookimpl, hookspec
 
 __all__ = [
     "EXTENSION_POINTS",
+    "HOOKS",
     "IN_TREE",
     "MAX_NODE_SCORE",
     "MAX_PERMIT_TIMEOUT",
@@ -66,6 +68,7 @@ __all__ = [
     "Diagnosis",
     "EventRecorder",
     "EventResource",
+    "ExtensionPoint",
     "FitError",
     "Handle",
     "NodeInfo",

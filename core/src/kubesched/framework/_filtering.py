@@ -1,13 +1,16 @@
-"""The Filter phase: PreFilter extensions, Filter per node and in batch, nominated pods.
+"""The Filter phase: PreFilter and its extensions, Filter per node and in batch.
 
-Batch Filter forms compute masks over the whole NodeTable; the per-node form
-is asked only for the reasons of the rejected nodes it reports, and for nodes
-with nominated pods (filtered twice, as upstream does).
+Batch Filter forms compute masks over the whole NodeTable. When every active
+plugin has one and no node has nominated pods, the masks alone decide and the
+per-node form is asked only for the reasons of the rejected nodes reported.
+Otherwise one loop visits the nodes, asking each plugin's mask or its
+per-node form; nodes with nominated pods are filtered twice, as upstream does.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,18 +20,16 @@ from numpy.typing import NDArray
 from kubesched.api import Pod
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._instrumentation import Instrumented
-from kubesched.framework._interface import (
-    PodNominator,
-)
+from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
-from kubesched.framework._plans import PluginCall
-from kubesched.framework._plugin_calls import as_status, quote, raised, wrap_error
+from kubesched.framework._plans import Plans
+from kubesched.framework._plugin_calls import PluginCall, as_status, quote, wrap_error
 from kubesched.framework._status import Code, Status
-from kubesched.framework._types import (
-    NodeInfo,
-    PodInfo,
-    PreFilterResult,
-)
+from kubesched.framework._types import NodeInfo, PodInfo, PreFilterResult
+
+Mask = NDArray[np.bool_]
+_Step = tuple[Any, "Mask | None", PluginCall]
+"""One active Filter plugin in a visit: its function, its batch mask if any, its call."""
 
 
 @define
@@ -45,31 +46,68 @@ class FilterOutcome:
 
 
 class FilterPhase(Instrumented):
-    """PreFilter extensions and Filter over a profile's compiled filter plans."""
+    """PreFilter, its AddPod/RemovePod extensions and Filter over a profile's plans."""
 
-    _add_pod: tuple[PluginCall, ...]
-    _remove_pod: tuple[PluginCall, ...]
-    _filter: tuple[PluginCall, ...]
-    _filter_batch: tuple[Any, ...]
+    _plans: Plans
     _nominator: PodNominator | None
+    _filter: tuple[PluginCall, ...]
+    _filter_batch: Mapping[str, PluginCall]
 
-    def _run_extension(
-        self,
-        plan: tuple[PluginCall, ...],
-        hook: str,
-        label: str,
-        state: CycleState,
-        pod: Pod,
-        pod_info: PodInfo,
-        node_info: NodeInfo,
-    ) -> Status | None:
-        for call in plan:
+    def _prepare_filter(self, plans: Plans) -> None:
+        self._filter = plans["filter"]
+        self._filter_batch = {c.plugin: c for c in plans["filter_batch"]}
+
+    # -- PreFilter ---------------------------------------------------------------------
+
+    def run_pre_filter_plugins(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> tuple[PreFilterResult | None, Status | None, set[str]]:
+        """Every PreFilter plugin in order (upstream's RunPreFilterPlugins).
+
+        Returns the merged node narrowing, the status (UnschedulableAndUnresolvable stops at
+        once; Unschedulable lets the rest run) and the plugins that narrowed the nodes.
+        """
+        start = time.perf_counter()
+        result: PreFilterResult | None = None
+        narrowing: set[str] = set()
+        state.skip_filter_plugins = skip = set()
+        returned: Status | None = None
+        for call in self._plans["pre_filter"]:
+            t0 = time.perf_counter()
+            value = call(state, pod, nodes)
+            narrowed = value if isinstance(value, PreFilterResult) else None
+            status = None if narrowed is not None else as_status(value, call.plugin, call.hook)
+            self._observe_plugin(state, call.plugin, "PreFilter", status, t0)
+            if status is not None and status.code == Code.SKIP:
+                skip.add(call.plugin)
+                continue
+            if status is not None and status.code != Code.SUCCESS:
+                status.with_plugin(call.plugin)
+                if status.code == Code.UNSCHEDULABLE:
+                    returned = status
+                    continue
+                if status.code != Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                    status = wrap_error(
+                        f"running PreFilter plugin {quote(call.plugin)}", status, call.plugin
+                    )
+                self._observe("PreFilter", status, start)
+                return None, status, narrowing
+            if narrowed is None or narrowed.all_nodes():
+                continue
+            narrowing.add(call.plugin)
+            result = narrowed if result is None else result.merge(narrowed)
+            if result.node_names is not None and not result.node_names:
+                status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, _no_node_left(narrowing))
+                self._observe("PreFilter", status, start)
+                return result, status, narrowing
+        self._observe("PreFilter", returned, start)
+        return result, returned, narrowing
+
+    def _run_extension(self, hook: str, label: str, state: CycleState, *args: Any) -> Status | None:
+        for call in self._plans[hook]:
             if call.plugin in state.skip_filter_plugins:
                 continue
-            try:
-                status = as_status(call.fn(state, pod, pod_info, node_info), call.plugin, hook)
-            except Exception as exc:
-                status = raised(call.plugin, hook, exc)
+            status = call.status(state, *args)
             if status is not None and status.code != Code.SUCCESS:
                 return wrap_error(
                     f"running {label} on PreFilter plugin {quote(call.plugin)}", status, call.plugin
@@ -81,13 +119,7 @@ class FilterPhase(Instrumented):
     ) -> Status | None:
         """Every PreFilter plugin's AddPod: update the state as if the pod ran on the node."""
         return self._run_extension(
-            self._add_pod,
-            "pre_filter_add_pod",
-            "AddPod",
-            state,
-            pod_to_schedule,
-            pod_info_to_add,
-            node_info,
+            "pre_filter_add_pod", "AddPod", state, pod_to_schedule, pod_info_to_add, node_info
         )
 
     def run_pre_filter_extension_remove_pod(
@@ -99,7 +131,6 @@ class FilterPhase(Instrumented):
     ) -> Status | None:
         """Every PreFilter plugin's RemovePod: update the state as if the pod were gone."""
         return self._run_extension(
-            self._remove_pod,
             "pre_filter_remove_pod",
             "RemovePod",
             state,
@@ -108,30 +139,34 @@ class FilterPhase(Instrumented):
             node_info,
         )
 
-    def _filter_status(self, plugin: str, value: object) -> Status | None:
-        """Normalise one Filter result: rejections keep their code, anything else is an Error."""
-        status = as_status(value, plugin, "filter")
-        if status is None or status.code == Code.SUCCESS:
-            return None
-        if not status.is_rejected():
-            status = wrap_error(f"running {quote(plugin)} filter plugin", status, plugin)
-        return status.with_plugin(plugin)
+    # -- Filter, one node --------------------------------------------------------------
+
+    def _steps(self, state: CycleState, masks: Mapping[str, Mask] | None = None) -> list[_Step]:
+        """The Filter plugins this cycle runs (PreFilter may skip some), with their masks."""
+        skip = state.skip_filter_plugins
+        return [
+            (call.fn, None if masks is None else masks.get(call.plugin), call)
+            for call in self._filter
+            if call.plugin not in skip
+        ]
+
+    def _batch_reason(
+        self, call: PluginCall, state: CycleState, pod: Pod, node_info: NodeInfo
+    ) -> Status:
+        """The per-node reason for a node a batch form rejected (they must agree)."""
+        status = _filter_status(call, call(state, pod, node_info))
+        if status is None:
+            return Status.error(
+                f"plugin {quote(call.plugin)}: filter_batch rejected node {quote(node_info.name)} "
+                "but filter accepts it",
+                plugin=call.plugin,
+            )
+        return status
 
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         """Every Filter plugin in order on one node; the first rejection or error wins."""
-        skip = state.skip_filter_plugins
-        for call in self._filter:
-            if call.plugin in skip:
-                continue
-            try:
-                value = call.fn(state, pod, node_info)
-            except Exception as exc:
-                return raised(call.plugin, "filter", exc)
-            if value is not None:
-                status = self._filter_status(call.plugin, value)
-                if status is not None:
-                    return status
-        return None
+        outcome = self._visit(self._steps(state), state, pod, [node_info], (0,), 1)
+        return outcome.error or next(iter(outcome.statuses.values()), None)
 
     def _add_nominated_pods(
         self, state: CycleState, pod: Pod, node_info: NodeInfo
@@ -170,6 +205,8 @@ class FilterPhase(Instrumented):
             status = self.run_filter_plugins(state, pod, node_info)
         return status
 
+    # -- Filter, many nodes ------------------------------------------------------------
+
     def candidate_rows(
         self, table: NodeTable, pre_filter_result: PreFilterResult | None
     ) -> NDArray[np.intp]:
@@ -191,11 +228,7 @@ class FilterPhase(Instrumented):
         start: int = 0,
         num_to_find: int | None = None,
     ) -> FilterOutcome:
-        """Visit `rows` (default: all) from `start`, round robin, until `num_to_find` nodes pass.
-
-        Batch Filter forms compute masks over the whole table; the per-node form is asked only
-        for the reasons of the rejected nodes it reports, and for nodes with nominated pods.
-        """
+        """Visit `rows` (default: all) from `start`, round robin, until `num_to_find` nodes pass."""
         t0 = time.perf_counter()
         if rows is None:
             rows = np.arange(len(table), dtype=np.intp)
@@ -203,17 +236,32 @@ class FilterPhase(Instrumented):
         offset = start % n if n else 0
         order = np.concatenate((rows[offset:], rows[:offset])) if offset else rows
         limit = n if num_to_find is None else min(num_to_find, n)
-        active = [
-            (call, batch)
-            for call, batch in zip(self._filter, self._filter_batch, strict=True)
-            if call.plugin not in state.skip_filter_plugins
-        ]
-        if not active:
-            outcome = FilterOutcome(rows=order[:limit], processed=limit)
-        else:
-            outcome = self._filter_rows(state, pod, table, order, limit, active)
+        outcome = self._filter_rows(state, pod, table, order, limit)
         self._observe("Filter", outcome.error, t0)
         return outcome
+
+    def _batch_masks(
+        self, state: CycleState, pod: Pod, table: NodeTable
+    ) -> dict[str, Mask] | Status:
+        masks: dict[str, Mask] = {}
+        for _fn, _mask, call in self._steps(state):
+            batch = self._filter_batch.get(call.plugin)
+            if batch is None:
+                continue
+            t0 = time.perf_counter()
+            value = batch(state, pod, table)
+            if isinstance(value, Status) and value.code == Code.ERROR:
+                return value
+            self._observe_plugin(state, call.plugin, "Filter", None, t0)
+            mask = _as_mask(value, len(table))
+            if mask is None:
+                return Status.error(
+                    f"plugin {quote(call.plugin)} returned {_describe(value)} from filter_batch, "
+                    f"expected a boolean mask of shape ({len(table)},)",
+                    plugin=call.plugin,
+                )
+            masks[call.plugin] = mask
+        return masks
 
     def _nominated_rows(self, table: NodeTable) -> set[int]:
         nominator = self._nominator
@@ -229,67 +277,30 @@ class FilterPhase(Instrumented):
         }
 
     def _filter_rows(
-        self,
-        state: CycleState,
-        pod: Pod,
-        table: NodeTable,
-        order: NDArray[np.intp],
-        limit: int,
-        active: list[tuple[PluginCall, Any]],
+        self, state: CycleState, pod: Pod, table: NodeTable, order: NDArray[np.intp], limit: int
     ) -> FilterOutcome:
-        masks: dict[int, NDArray[np.bool_]] = {}
-        for j, (call, batch) in enumerate(active):
-            if batch is None:
-                continue
-            t0 = time.perf_counter()
-            try:
-                mask = np.asarray(batch(state, pod, table), dtype=bool)
-            except Exception as exc:
-                return FilterOutcome(rows=order[:0], error=raised(call.plugin, "filter_batch", exc))
-            self._observe_plugin(state, call.plugin, "Filter", None, t0)
-            if mask.shape != (len(table),):
-                error = Status.error(
-                    f"plugin {quote(call.plugin)} returned a filter_batch mask "
-                    f"of shape {mask.shape}, "
-                    f"expected ({len(table)},)",
-                    plugin=call.plugin,
-                )
-                return FilterOutcome(rows=order[:0], error=error)
-            masks[j] = mask
+        masks = self._batch_masks(state, pod, table)
+        if isinstance(masks, Status):
+            return FilterOutcome(rows=order[:0], error=masks)
+        steps = self._steps(state, masks)
+        if not steps:
+            return FilterOutcome(rows=order[:limit], processed=limit)
         special = self._nominated_rows(table)
-        if len(masks) == len(active) and not special:
-            return self._filter_vectorized(state, pod, table, order, limit, active, masks)
-        return self._filter_per_node(state, pod, table, order, limit, active, masks, special)
+        if len(masks) == len(steps) and not special:
+            return self._filter_by_masks(steps, state, pod, table, order, limit)
+        return self._visit(steps, state, pod, table.node_infos, order.tolist(), limit, special)
 
-    def _batch_reason(
-        self, state: CycleState, pod: Pod, call: PluginCall, node_info: NodeInfo
-    ) -> Status:
-        """The per-node reason for a node a batch form rejected (they must agree)."""
-        try:
-            status = self._filter_status(call.plugin, call.fn(state, pod, node_info))
-        except Exception as exc:
-            return raised(call.plugin, "filter", exc)
-        if status is None:
-            return Status.error(
-                f"plugin {quote(call.plugin)}: filter_batch rejected node {quote(node_info.name)} "
-                "but filter accepts it",
-                plugin=call.plugin,
-            )
-        return status
-
-    def _filter_vectorized(
+    def _filter_by_masks(
         self,
+        steps: list[_Step],
         state: CycleState,
         pod: Pod,
         table: NodeTable,
         order: NDArray[np.intp],
         limit: int,
-        active: list[tuple[PluginCall, Any]],
-        masks: dict[int, NDArray[np.bool_]],
     ) -> FilterOutcome:
-        alive = masks[0].copy()
-        for j in range(1, len(active)):
-            alive &= masks[j]
+        """Every plugin has a mask: feasibility is their AND; reasons only for rejected rows."""
+        alive = np.logical_and.reduce([mask for _, mask, _ in steps if mask is not None])
         flags = alive[order]
         processed = len(order)
         if limit < len(order):
@@ -297,36 +308,33 @@ class FilterPhase(Instrumented):
             if len(found) >= limit:
                 processed = int(found[limit - 1]) + 1 if limit > 0 else 0
         visited = order[:processed]
-        outcome = FilterOutcome(rows=visited[flags[:processed]], processed=processed)
-        for r in visited[~flags[:processed]]:
-            row = int(r)
-            j = next(j for j in range(len(active)) if not masks[j][row])
-            status = self._batch_reason(state, pod, active[j][0], table.node_infos[row])
-            if not status.is_rejected():
-                outcome.error = status
-                outcome.rows = order[:0]
-                return outcome
-            outcome.statuses[table.names[row]] = status
-        return outcome
+        rejected = visited[~flags[:processed]].tolist()
+        reasons = self._visit(steps, state, pod, table.node_infos, rejected, len(rejected))
+        if reasons.error is not None:
+            return FilterOutcome(rows=order[:0], processed=processed, error=reasons.error)
+        return FilterOutcome(visited[flags[:processed]], reasons.statuses, processed)
 
-    def _filter_per_node(
+    def _visit(
         self,
+        steps: list[_Step],
         state: CycleState,
         pod: Pod,
-        table: NodeTable,
-        order: NDArray[np.intp],
+        node_infos: Sequence[NodeInfo],
+        rows: Iterable[int],
         limit: int,
-        active: list[tuple[PluginCall, Any]],
-        masks: dict[int, NDArray[np.bool_]],
-        special: set[int],
+        special: Container[int] = (),
     ) -> FilterOutcome:
-        if not masks and not special:
-            return self._filter_plain(state, pod, table, order, limit, active)
+        """The one per-node Filter loop: visit `rows` in order until `limit` nodes pass.
+
+        Each plugin is asked through its mask when it has one (and its per-node form only
+        for the reason of a node the mask rejects), else through its per-node form; the
+        first rejection or error on a node decides it. Rows in `special` (nodes with
+        nominated pods) are filtered with and without those pods.
+        """
         feasible: list[int] = []
         statuses: dict[str, Status] = {}
         processed = 0
-        node_infos = table.node_infos
-        for r in order.tolist():
+        for r in rows:
             if len(feasible) >= limit:
                 break
             processed += 1
@@ -335,20 +343,21 @@ class FilterPhase(Instrumented):
             if r in special:
                 status = self.run_filter_plugins_with_nominated_pods(state, pod, node_info)
             else:
-                for j, (call, _batch) in enumerate(active):
-                    mask = masks.get(j)
+                for fn, mask, call in steps:
                     if mask is not None:
                         if mask[r]:
                             continue
-                        status = self._batch_reason(state, pod, call, node_info)
+                        status = self._batch_reason(call, state, pod, node_info)
                         break
                     try:
-                        value = call.fn(state, pod, node_info)
-                    except Exception as exc:
-                        status = raised(call.plugin, "filter", exc)
+                        value = fn(state, pod, node_info)
+                    except KeyboardInterrupt:
+                        raise
+                    except BaseException as exc:
+                        status = call.failed(exc)
                         break
                     if value is not None:
-                        status = self._filter_status(call.plugin, value)
+                        status = _filter_status(call, value)
                         if status is not None:
                             break
             if status is None:
@@ -356,48 +365,40 @@ class FilterPhase(Instrumented):
             elif status.is_rejected():
                 statuses[node_info.name] = status
             else:
-                return FilterOutcome(
-                    rows=order[:0], statuses=statuses, processed=processed, error=status
-                )
-        return FilterOutcome(
-            rows=np.array(feasible, dtype=np.intp), statuses=statuses, processed=processed
-        )
-
-    def _filter_plain(
-        self,
-        state: CycleState,
-        pod: Pod,
-        table: NodeTable,
-        order: NDArray[np.intp],
-        limit: int,
-        active: list[tuple[PluginCall, Any]],
-    ) -> FilterOutcome:
-        """Per-node Filter only (no batch forms, no nominated pods): the tight loop."""
-        fns = [call.fn for call, _batch in active]
-        plugin_of = {id(call.fn): call.plugin for call, _batch in active}
-        rows = order.tolist()
-        nodes = map(table.node_infos.__getitem__, rows)
-        feasible: list[int] = []
-        statuses: dict[str, Status] = {}
-        processed = 0
-        fn: Any = None
-        try:
-            for processed, node_info in enumerate(nodes, 1):
-                for fn in fns:
-                    value = fn(state, pod, node_info)
-                    if value is not None:
-                        status = self._filter_status(plugin_of[id(fn)], value)
-                        if status is not None:
-                            break
-                else:
-                    feasible.append(rows[processed - 1])
-                    if len(feasible) >= limit:
-                        break
-                    continue
-                if not status.is_rejected():
-                    return FilterOutcome(order[:0], statuses, processed, error=status)
-                statuses[node_info.name] = status
-        except Exception as exc:
-            plugin = plugin_of.get(id(fn), "")
-            return FilterOutcome(order[:0], statuses, processed, raised(plugin, "filter", exc))
+                return FilterOutcome(np.array([], dtype=np.intp), statuses, processed, status)
         return FilterOutcome(np.array(feasible, dtype=np.intp), statuses, processed)
+
+
+def _filter_status(call: PluginCall, value: object) -> Status | None:
+    """One Filter result: rejections keep their code, anything else is an Error."""
+    status = as_status(value, call.plugin, call.hook)
+    if status is None or status.code == Code.SUCCESS:
+        return None
+    if not status.is_rejected():
+        status = wrap_error(f"running {quote(call.plugin)} filter plugin", status, call.plugin)
+    return status.with_plugin(call.plugin)
+
+
+def _as_mask(value: object, rows: int) -> Mask | None:
+    """A filter_batch result as a mask over `rows` rows, or None when it is not one."""
+    if isinstance(value, Status):
+        return None
+    try:
+        mask = np.asarray(value, dtype=bool)
+    except (TypeError, ValueError):
+        return None
+    return mask if mask.shape == (rows,) else None
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}"
+    return type(value).__name__
+
+
+def _no_node_left(plugins: set[str]) -> str:
+    """Upstream's message when PreFilter results intersect to no node."""
+    names = sorted(plugins)
+    if len(names) == 1:
+        return f"node(s) didn't satisfy plugin {names[0]}"
+    return f"node(s) didn't satisfy plugin(s) [{' '.join(names)}] simultaneously"

@@ -2,19 +2,23 @@
 
 pluggy validates every hookimpl at registration and calls them in reverse
 registration order; the runtime needs profile order and no per-call
-overhead, so it takes the validated functions out of pluggy once and calls
-them directly, positionally, in the hookspec's argument order.
+overhead, so it takes the validated functions out of pluggy once, for every
+hook of every extension point, and calls them directly, positionally, in the
+hookspec's argument order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pluggy
-from attrs import frozen
 
-HookFn = Callable[..., Any]
+from kubesched.framework._plugin_calls import HookFn, PluginCall
+from kubesched.framework._points import EXTENSION_POINTS
+
+Plans = Mapping[str, tuple[PluginCall, ...]]
+"""Hook name -> the calls of the plugins enabled at its point, in profile order."""
 
 
 def positional_adapter(impl: pluggy.HookImpl, spec_argnames: Sequence[str]) -> HookFn:
@@ -35,14 +39,6 @@ def positional_adapter(impl: pluggy.HookImpl, spec_argnames: Sequence[str]) -> H
     return call
 
 
-@frozen
-class PluginCall:
-    """One plugin's function at one hook."""
-
-    plugin: str
-    fn: HookFn
-
-
 def compile_plan(
     pm: pluggy.PluginManager, hook: str, plugin_names: Sequence[str]
 ) -> tuple[PluginCall, ...]:
@@ -52,7 +48,16 @@ def compile_plan(
     spec_argnames = caller.spec.argnames
     by_plugin = {impl.plugin_name: impl for impl in caller.get_hookimpls()}
     return tuple(
-        PluginCall(name, positional_adapter(by_plugin[name], spec_argnames))
+        PluginCall(name, hook, positional_adapter(by_plugin[name], spec_argnames))
         for name in plugin_names
         if name in by_plugin
     )
+
+
+def compile_plans(pm: pluggy.PluginManager, plugins: Mapping[str, Sequence[str]]) -> Plans:
+    """Every hook's plan, for `plugins` (config point -> plugin names in profile order)."""
+    return {
+        hook: compile_plan(pm, hook, plugins.get(point.name, ()))
+        for point in EXTENSION_POINTS
+        for hook in point.hooks
+    }

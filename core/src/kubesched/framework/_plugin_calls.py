@@ -1,12 +1,22 @@
-"""Turning what a plugin returned (or raised) into a Status that names the plugin.
+"""Calling a plugin: its return value, or an Error status naming it (upstream's runXPlugin).
 
-A plugin that raises, or returns something that is not a Status, becomes an
-Error status naming it; the framework itself never raises for a plugin's fault.
+`PluginCall` is the one place where the framework calls into plugin code. A
+plugin that raises (anything but KeyboardInterrupt: SystemExit and the cycle
+watchdog's timeout included), or returns something that is not a Status,
+becomes an Error status naming it; the framework itself never raises for a
+plugin's fault.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from attrs import frozen
+
 from kubesched.framework._status import Code, Status
+
+HookFn = Callable[..., Any]
 
 
 def quote(text: str) -> str:
@@ -38,3 +48,52 @@ def as_status(value: object, plugin: str, hook: str) -> Status | None:
 def wrap_error(message: str, status: Status, plugin: str) -> Status:
     """Upstream's AsStatus(fmt.Errorf(message + ": %w", status.AsError())).WithPlugin(plugin)."""
     return Status(Code.ERROR, f"{message}: {status.message()}", plugin=plugin, err=status.err)
+
+
+@frozen
+class PluginCall:
+    """One plugin's function at one hook, called positionally in the hookspec's order."""
+
+    plugin: str
+    hook: str
+    fn: HookFn
+
+    def __call__(self, *args: Any) -> Any:
+        """What the hook returned, or an Error Status naming the plugin when it raised."""
+        try:
+            return self.fn(*args)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            return raised(self.plugin, self.hook, exc)
+
+    def status(self, *args: Any) -> Status | None:
+        """Call a hook that returns a Status or None; anything else is an Error."""
+        return as_status(self(*args), self.plugin, self.hook)
+
+    def failed(self, exc: BaseException) -> Status:
+        """The Error for this call raising `exc`, for loops that call `fn` themselves."""
+        return raised(self.plugin, self.hook, exc)
+
+
+def first_failure(
+    plan: tuple[PluginCall, ...], title: str, *args: Any, skip: bool = False
+) -> Status | None:
+    """Run a plan in order and stop at the first non-success (upstream's runXPlugins loop).
+
+    A rejection keeps its code and names its plugin; any other failure becomes
+    `running <title> plugin "<name>": ...`. With `skip`, Skip means "not mine, ask
+    the next one" (Bind), and a plan of only Skips returns Skip.
+    """
+    for call in plan:
+        status = call.status(*args)
+        if status is None or status.code == Code.SUCCESS:
+            if skip:
+                return None
+            continue
+        if skip and status.code == Code.SKIP:
+            continue
+        if status.is_rejected():
+            return status.with_plugin(call.plugin)
+        return wrap_error(f"running {title} plugin {quote(call.plugin)}", status, call.plugin)
+    return Status(Code.SKIP) if skip else None

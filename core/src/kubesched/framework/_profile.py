@@ -10,53 +10,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-CONFIG_POINTS: tuple[str, ...] = (
-    "preEnqueue",
-    "queueSort",
-    "preFilter",
-    "filter",
-    "postFilter",
-    "preScore",
-    "score",
-    "reserve",
-    "permit",
-    "preBind",
-    "bind",
-    "postBind",
-)
-"""Extension points as the v1 config names them (multiPoint expands into these)."""
-
-POINT_HOOKS: Mapping[str, tuple[str, ...]] = {
-    "preEnqueue": ("pre_enqueue",),
-    "queueSort": ("queue_sort_less",),
-    "preFilter": ("pre_filter", "pre_filter_add_pod", "pre_filter_remove_pod"),
-    "filter": ("filter", "filter_batch"),
-    "postFilter": ("post_filter",),
-    "preScore": ("pre_score",),
-    "score": ("score", "score_batch", "normalize_score"),
-    "reserve": ("reserve", "unreserve"),
-    "permit": ("permit",),
-    "preBind": ("pre_bind",),
-    "bind": ("bind",),
-    "postBind": ("post_bind",),
-}
-"""The hooks each config point covers; the first one is what "implements the point" means."""
-
-POINT_TITLES: Mapping[str, str] = {
-    "preEnqueue": "PreEnqueue",
-    "queueSort": "QueueSort",
-    "preFilter": "PreFilter",
-    "filter": "Filter",
-    "postFilter": "PostFilter",
-    "preScore": "PreScore",
-    "score": "Score",
-    "reserve": "Reserve",
-    "permit": "Permit",
-    "preBind": "PreBind",
-    "bind": "Bind",
-    "postBind": "PostBind",
-}
-"""Upstream's names for the points, as used in messages ("FilterPlugin \"Foo\" does not exist")."""
+from kubesched.framework._points import EXTENSION_POINTS
 
 
 @frozen
@@ -72,7 +26,7 @@ class EffectiveProfile:
     def enabled(self) -> list[str]:
         """Every plugin enabled anywhere in this profile, first appearance order."""
         seen: dict[str, None] = {}
-        for point in CONFIG_POINTS:
-            for name in self.plugins.get(point, ()):
+        for point in EXTENSION_POINTS:
+            for name in self.plugins.get(point.name, ()):
                 seen.setdefault(name, None)
         return list(seen)

@@ -29,7 +29,7 @@ from attrs import frozen
 
 from kubesched.errors import PluginError
 from kubesched.framework._interface import PluginFactory
-from kubesched.framework._profile import CONFIG_POINTS, POINT_HOOKS
+from kubesched.framework._points import EXTENSION_POINTS, POINTS
 from kubesched.framework.hookspecs import PROJECT_NAME
 
 ENTRY_POINT_GROUP = "kubesched.plugins"
@@ -174,7 +174,9 @@ class Registry:
         assert spec.value is not None
         try:
             loaded = md.EntryPoint(name, spec.value, ENTRY_POINT_GROUP).load()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit at import time included
             raise PluginError(
                 f'plugin "{name}" from {spec.describe()} failed to load: '
                 f"{type(exc).__name__}: {exc}"
@@ -230,10 +232,10 @@ def hooks_of(factory: Any) -> frozenset[str]:
 
 def implements(factory: Any, point: str) -> bool:
     """Does the plugin serve config point `point` ("filter", "score", ...)?"""
-    return POINT_HOOKS[point][0] in hooks_of(factory)
+    return POINTS[point].hook in hooks_of(factory)
 
 
 def points_of(factory: Any) -> list[str]:
     """The config points a plugin serves, in pipeline order."""
     hooks = hooks_of(factory)
-    return [p for p in CONFIG_POINTS if POINT_HOOKS[p][0] in hooks]
+    return [p.name for p in EXTENSION_POINTS if p.hook in hooks]

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from attrs import define, field
@@ -14,8 +13,8 @@ from kubesched.api import Pod
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._instrumentation import Instrumented
 from kubesched.framework._node_table import NodeTable, RowView
-from kubesched.framework._plans import PluginCall
-from kubesched.framework._plugin_calls import as_status, quote, raised, wrap_error
+from kubesched.framework._plans import Plans
+from kubesched.framework._plugin_calls import PluginCall, quote, wrap_error
 from kubesched.framework._status import Code, Status
 from kubesched.framework._types import (
     MAX_NODE_SCORE,
@@ -37,36 +36,34 @@ class ScoreOutcome:
 class ScorePhase(Instrumented):
     """PreScore and Score over a profile's compiled score plans."""
 
-    _pre_score: tuple[PluginCall, ...]
+    _plans: Plans
     _score: tuple[PluginCall, ...]
-    _score_batch: dict[str, Any]
-    _normalize: dict[str, Any]
-    _weights: dict[str, int]
+    _score_batch: Mapping[str, PluginCall]
+    _normalize: Mapping[str, PluginCall]
+    _weights: Mapping[str, int]
+
+    def _prepare_score(self, plans: Plans, weights: Mapping[str, int]) -> None:
+        self._score = plans["score"]
+        self._score_batch = {c.plugin: c for c in plans["score_batch"]}
+        self._normalize = {c.plugin: c for c in plans["normalize_score"]}
+        self._weights = {c.plugin: weights.get(c.plugin, 1) or 1 for c in self._score}
 
     def run_pre_score_plugins(
         self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
     ) -> Status | None:
         """Every PreScore plugin; Skip skips that plugin's Score, anything else fails."""
         start = time.perf_counter()
-        skip: set[str] = set()
-        try:
-            for call in self._pre_score:
-                try:
-                    status = as_status(call.fn(state, pod, nodes), call.plugin, "pre_score")
-                except Exception as exc:
-                    status = raised(call.plugin, "pre_score", exc)
-                if status is None or status.code == Code.SUCCESS:
-                    continue
-                if status.code == Code.SKIP:
-                    skip.add(call.plugin)
-                    continue
-                error = wrap_error(
-                    f"running PreScore plugin {quote(call.plugin)}", status, call.plugin
-                )
-                self._observe("PreScore", error, start)
-                return error
-        finally:
-            state.skip_score_plugins = skip
+        state.skip_score_plugins = skip = set()
+        for call in self._plans["pre_score"]:
+            status = call.status(state, pod, nodes)
+            if status is None or status.code == Code.SUCCESS:
+                continue
+            if status.code == Code.SKIP:
+                skip.add(call.plugin)
+                continue
+            error = wrap_error(f"running PreScore plugin {quote(call.plugin)}", status, call.plugin)
+            self._observe("PreScore", error, start)
+            return error
         self._observe("PreScore", None, start)
         return None
 
@@ -81,10 +78,13 @@ class ScorePhase(Instrumented):
     ) -> NDArray[np.int64] | Status:
         batch = self._score_batch.get(call.plugin)
         if batch is not None:
+            value = batch(state, pod, table, rows)
+            if isinstance(value, Status):
+                return value
             try:
-                scores = np.asarray(batch(state, pod, table, rows), dtype=np.int64)
-            except Exception as exc:
-                return raised(call.plugin, "score_batch", exc)
+                scores = np.asarray(value, dtype=np.int64)
+            except (TypeError, ValueError, OverflowError) as exc:
+                return batch.failed(exc)
             if scores.shape != (len(rows),):
                 return Status.error(
                     f"plugin {quote(call.plugin)} returned {scores.shape} scores "
@@ -95,8 +95,10 @@ class ScorePhase(Instrumented):
         fn = call.fn
         try:
             values = [fn(state, pod, node_info) for node_info in nodes]
-        except Exception as exc:
-            return raised(call.plugin, "score", exc)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            return call.failed(exc)
         try:
             return np.fromiter(values, dtype=np.int64, count=len(values))
         except (TypeError, ValueError, OverflowError):
@@ -148,12 +150,7 @@ class ScorePhase(Instrumented):
             if names is None:
                 names = RowView(table.names, rows)
             score_list = NodeScoreList(names, raw[call.plugin])
-            try:
-                status = as_status(
-                    normalize(state, pod, score_list), call.plugin, "normalize_score"
-                )
-            except Exception as exc:
-                status = raised(call.plugin, "normalize_score", exc)
+            status = normalize.status(state, pod, score_list)
             if status is not None and status.code != Code.SUCCESS:
                 error = Status(
                     Code.ERROR,

@@ -38,29 +38,6 @@ PROJECT_NAME = "kubesched"
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
-EXTENSION_POINTS: tuple[str, ...] = (
-    "queue_sort_less",
-    "pre_enqueue",
-    "pre_filter",
-    "pre_filter_add_pod",
-    "pre_filter_remove_pod",
-    "filter",
-    "filter_batch",
-    "post_filter",
-    "pre_score",
-    "score",
-    "score_batch",
-    "normalize_score",
-    "reserve",
-    "unreserve",
-    "permit",
-    "pre_bind",
-    "bind",
-    "post_bind",
-    "events_to_register",
-)
-"""Every hook name, in pipeline order."""
-
 
 @hookspec
 def queue_sort_less(pod_info_a: QueuedPodInfo, pod_info_b: QueuedPodInfo) -> bool:

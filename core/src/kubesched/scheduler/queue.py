@@ -33,6 +33,7 @@ from kubesched.framework._events import (
     QueueingHint,
 )
 from kubesched.framework._interface import Clock
+from kubesched.framework._plugin_calls import PluginCall
 from kubesched.framework._status import Status
 from kubesched.framework._types import PodInfo, QueuedPodInfo
 from kubesched.scheduler.backoff import (
@@ -78,14 +79,14 @@ class QueueProfile(Protocol):
 
     def run_pre_enqueue_plugins(self, pod: Pod) -> Status | None: ...
 
-    def events_to_register(self) -> dict[str, list[ClusterEventWithHint]]: ...
+    def events_to_register(self) -> Mapping[str, list[ClusterEventWithHint]]: ...
 
 
 @frozen
 class _Registration:
     event: ClusterEvent
     plugin: str
-    hint: Callable[[Pod, Any, Any], QueueingHint] | None
+    hint: PluginCall | None
 
 
 @frozen
@@ -126,7 +127,11 @@ class SchedulingQueue:
         self._unschedulable: dict[str, QueueEntry] = {}
         self._registrations: dict[str, list[_Registration]] = {
             name: [
-                _Registration(ev.event, plugin, ev.hint)
+                _Registration(
+                    ev.event,
+                    plugin,
+                    None if ev.hint is None else PluginCall(plugin, "queueing_hint", ev.hint),
+                )
                 for plugin, events in fw.events_to_register().items()
                 for ev in events
             ]
@@ -344,13 +349,8 @@ class SchedulingQueue:
         for reg in registrations:
             if reg.plugin not in rejectors or not reg.event.matches(event):
                 continue
-            hint = QueueingHint.QUEUE
-            if reg.hint is not None:
-                try:
-                    hint = reg.hint(entry.pod, old, new)
-                except Exception:  # a failing hint must not strand the pod: treat it as Queue
-                    hint = QueueingHint.QUEUE
-            if hint == QueueingHint.QUEUE_SKIP:
+            # A hint that fails (returns an error Status) must not strand the pod: Queue.
+            if reg.hint is not None and reg.hint(entry.pod, old, new) is QueueingHint.QUEUE_SKIP:
                 continue
             if reg.plugin in entry.pending_plugins:
                 return _IMMEDIATELY
