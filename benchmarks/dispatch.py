@@ -22,10 +22,9 @@ import numpy as np
 
 from kubesched import hookimpl
 from kubesched.api import Node, ObjectMeta, Pod
-from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
-from kubesched.framework._profile import EffectiveProfile
-from kubesched.framework._registry import Registry
+from kubesched.framework import CycleState, NodeInfo, NodeTable, Registry, Status
 from kubesched.framework._runtime import Framework
+from kubesched.profile import EffectiveProfile
 
 PLUGINS = ("T1", "T2", "T3", "T4")
 

@@ -42,12 +42,12 @@ from kubesched.api import (
     Pod,
     PodSpec,
     ResourceRequirements,
+    parse_quantity,
 )
-from kubesched.api._quantity import parse_quantity
 from kubesched.cluster.memory import InMemoryCluster
-from kubesched.config import default_config, effective_profiles
-from kubesched.framework._registry import default_registry
-from kubesched.scheduler.simulation import Simulation
+from kubesched.config import default_config
+from kubesched.framework import default_registry
+from kubesched.profile import build_simulation
 
 UPSTREAM_THRESHOLD_5000_NODES = 680
 """scheduler_perf's SchedulingBasic/5000Nodes_10000Pods threshold (pods/s, Average)."""
@@ -111,10 +111,9 @@ class Sampler:
 
 def run(workload: Workload, profile: bool) -> dict[str, Any]:
     registry = default_registry()
-    profiles = effective_profiles(default_config(registry), registry)
     init = [make_pod("init", i) for i in range(workload.init_pods)]
     cluster = InMemoryCluster(nodes=[make_node(i) for i in range(workload.nodes)], pods=init)
-    simulation = Simulation(cluster, profiles, registry)
+    simulation = build_simulation(default_config(registry), registry, cluster)
     simulation.run()
     measured = [make_pod("pod", i) for i in range(workload.measured_pods)]
     for pod in measured:

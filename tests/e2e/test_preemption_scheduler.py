@@ -10,8 +10,9 @@ import pytest
 from kubesched.api import LabelSelector, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass
 from kubesched.api._policy import PodDisruptionBudgetSpec, PodDisruptionBudgetStatus
 from kubesched.cluster.memory import InMemoryCluster
-from kubesched.config import default_config, effective_profiles
+from kubesched.config import default_config
 from kubesched.framework._registry import default_registry
+from kubesched.profile import build_simulation
 from kubesched.scheduler.outcome import SCHEDULED, UNSCHEDULABLE, PodOutcome
 from kubesched.scheduler.simulation import Simulation
 from kubesched.testing import make_node, make_pod
@@ -65,8 +66,7 @@ def cluster(*, preemption_policy: str | None = None) -> InMemoryCluster:
 
 def simulate(c: InMemoryCluster) -> tuple[Simulation, PodOutcome]:
     registry = default_registry()
-    profiles = effective_profiles(default_config(registry), registry)
-    sim = Simulation(c, profiles, registry)
+    sim = build_simulation(default_config(registry), registry, c)
     result = sim.run()
     (outcome,) = result.outcomes
     return sim, outcome
@@ -107,16 +107,15 @@ def test_preemption_policy_never_leaves_the_pod_pending_and_evicts_nothing() -> 
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_the_outcome_does_not_depend_on_the_seed(seed: int) -> None:
     registry = default_registry()
-    profiles = effective_profiles(default_config(registry), registry)
-    result = Simulation(cluster(), profiles, registry, seed=seed).run()
+    result = build_simulation(default_config(registry), registry, cluster(), seed=seed).run()
     (outcome,) = result.outcomes
     assert (outcome.node, outcome.victims) == ("c", ["apps/batch-c"])
 
 
 def test_dry_run_offset_comes_from_the_scheduler_seed() -> None:
     registry = default_registry()
-    profiles = effective_profiles(default_config(registry), registry)
-    runs = [Simulation(cluster(), profiles, registry, seed=seed) for seed in (3, 3, 4)]
+    cfg = default_config(registry)
+    runs = [build_simulation(cfg, registry, cluster(), seed=seed) for seed in (3, 3, 4)]
     frameworks = [sim.scheduler.frameworks["default-scheduler"] for sim in runs]
     plugins = [fw.plugins["DefaultPreemption"] for fw in frameworks]
     assert all(p.rng is fw.rng for p, fw in zip(plugins, frameworks, strict=True))  # type: ignore[attr-defined]

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from kubesched.api import load_manifests
-from kubesched.config import default_config, effective_profiles, load_config
+from kubesched.config import default_config, load_config
 from kubesched.framework import OUT_OF_TREE, default_registry
+from kubesched.profile import effective_profiles
 from kubesched.testing import simulate
 from kubesched_coscheduling import Coscheduling, CoschedulingArgs
 
@@ -31,7 +32,9 @@ def test_not_in_the_default_profile() -> None:
 
 def test_the_example_config_enables_it_instead_of_priority_sort() -> None:
     registry = default_registry()
-    [profile] = effective_profiles(load_config(EXAMPLE / "scheduler-config.yaml"), registry)
+    [profile] = effective_profiles(
+        load_config(EXAMPLE / "scheduler-config.yaml", registry), registry
+    )
     plugins = profile.plugins
     assert plugins["queueSort"] == ("Coscheduling",)
     assert plugins["postFilter"] == ("DefaultPreemption", "Coscheduling")

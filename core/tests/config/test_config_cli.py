@@ -76,7 +76,7 @@ def test_defaults_round_trip(
         "minCandidateNodesAbsolute": 100,
     }
     # What `defaults` prints loads back to the same configuration.
-    assert parse_config(out, registry=kubesched_registry) == default_config(kubesched_registry)
+    assert parse_config(out, kubesched_registry) == default_config(kubesched_registry)
     code, as_json, _ = run(capsys, "config", "defaults", "--output", "json")
     assert code == 0
     assert json.loads(as_json) == document

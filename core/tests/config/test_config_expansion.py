@@ -14,14 +14,13 @@ from kubesched.config import (
     Plugins,
     PluginSet,
     apply_defaults,
-    effective_profiles,
 )
 from kubesched.config.defaults import merge_plugins
-from kubesched.config.profiles import build_profiles
 from kubesched.errors import ConfigError, PluginError
 from kubesched.framework import EXTENSION_POINTS
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry
+from kubesched.profile import build_profiles, effective_profiles
 
 CONFIG_POINTS = tuple(p.name for p in EXTENSION_POINTS)
 

@@ -17,14 +17,14 @@ HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfigu
 
 def errors_of(text: str, registry: Registry) -> list[str]:
     with pytest.raises(ConfigError) as info:
-        parse_config(text, registry=registry)
+        parse_config(text, registry)
     return info.value.errors
 
 
 def test_minimal_documented_config(kubesched_registry: Registry) -> None:
     cfg = parse_config(
         HEADER + "clientConnection:\n  kubeconfig: /etc/srv/kubernetes/kube-scheduler/kubeconfig\n",
-        registry=kubesched_registry,
+        kubesched_registry,
     )
     assert cfg.client_connection.kubeconfig == "/etc/srv/kubernetes/kube-scheduler/kubeconfig"
     assert cfg.client_connection.qps == 50
@@ -39,7 +39,7 @@ def test_json_is_accepted(kubesched_registry: Registry) -> None:
         "leaderElection": {"leaderElect": False, "leaseDuration": "1m30s"},
         "profiles": [{"schedulerName": "a", "percentageOfNodesToScore": 20}],
     }
-    cfg = parse_config(json.dumps(document), registry=kubesched_registry)
+    cfg = parse_config(json.dumps(document), kubesched_registry)
     assert cfg.parallelism == 4
     assert cfg.leader_election.leader_elect is False
     assert cfg.leader_election.lease_duration == timedelta(seconds=90)
@@ -198,7 +198,7 @@ def test_type_meta(text: str, expected: list[str], kubesched_registry: Registry)
 
 def test_null_means_unset(kubesched_registry: Registry) -> None:
     body = "parallelism: null\nprofiles:\n- schedulerName: a\n  plugins:\n    score: null\n"
-    cfg = parse_config(HEADER + body, registry=kubesched_registry)
+    cfg = parse_config(HEADER + body, kubesched_registry)
     assert cfg.parallelism == 16
     # The whole default multiPoint set, nothing at score.
     assert cfg.profiles[0].plugins is not None
@@ -207,7 +207,7 @@ def test_null_means_unset(kubesched_registry: Registry) -> None:
 
 def test_dates_stay_strings(kubesched_registry: Registry) -> None:
     body = "profiles:\n- schedulerName: 2024-01-01\n"
-    cfg = parse_config(HEADER + body, registry=kubesched_registry)
+    cfg = parse_config(HEADER + body, kubesched_registry)
     assert cfg.profiles[0].scheduler_name == "2024-01-01"
 
 
@@ -216,7 +216,7 @@ def test_weights_and_order_survive_loading(kubesched_registry: Registry) -> None
         "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodeAffinity\n"
         "        weight: 7\n      - name: TaintToleration\n"
     )
-    cfg = parse_config(HEADER + body, registry=kubesched_registry)
+    cfg = parse_config(HEADER + body, kubesched_registry)
     assert cfg.profiles[0].plugins is not None
     assert cfg.profiles[0].plugins.score.enabled == [
         Plugin("NodeAffinity", 7),
@@ -228,7 +228,7 @@ def test_load_config_names_the_file(tmp_path: Path, kubesched_registry: Registry
     path = tmp_path / "scheduler.yaml"
     path.write_text(HEADER + "parallelism: 0\n")
     with pytest.raises(ConfigError) as info:
-        load_config(path, registry=kubesched_registry)
+        load_config(path, kubesched_registry)
     assert info.value.file == str(path)
     assert str(info.value) == (
         f"{path}: parallelism: Invalid value: 0: should be an integer value greater than zero"
@@ -242,7 +242,7 @@ def test_load_config_reads_a_valid_file(tmp_path: Path, kubesched_registry: Regi
             {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
         )
     )
-    assert load_config(path, registry=kubesched_registry).parallelism == 16
+    assert load_config(path, kubesched_registry).parallelism == 16
 
 
 @pytest.mark.parametrize(
@@ -260,7 +260,7 @@ def test_unreadable_files(
     if content is not None:
         path.write_bytes(content)
     with pytest.raises(ConfigError) as info:
-        load_config(path, registry=kubesched_registry)
+        load_config(path, kubesched_registry)
     assert info.value.errors == [expected]
 
 
@@ -269,7 +269,7 @@ def test_yaml_merge_keys(kubesched_registry: Registry) -> None:
         "profiles:\n- &base\n  schedulerName: a\n  percentageOfNodesToScore: 30\n"
         "- <<: *base\n  schedulerName: b\n"
     )
-    cfg = parse_config(HEADER + body, registry=kubesched_registry)
+    cfg = parse_config(HEADER + body, kubesched_registry)
     assert [(p.scheduler_name, p.percentage_of_nodes_to_score) for p in cfg.profiles] == [
         ("a", 30),
         ("b", 30),

@@ -12,13 +12,12 @@ from kubesched.config import (
     KubeSchedulerProfile,
     PluginConfig,
     apply_defaults,
-    check_config,
-    effective_profiles,
     parse_config,
 )
 from kubesched.config.plugin_args import structure_plugin_args
 from kubesched.errors import ConfigError
 from kubesched.framework._registry import Registry
+from kubesched.profile import check_config, effective_profiles
 
 HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 
@@ -30,13 +29,13 @@ def with_args(name: str, args: str) -> str:
 
 
 def args_of(text: str, registry: Registry, name: str) -> Any:
-    cfg = parse_config(text, registry=registry)
+    cfg = parse_config(text, registry)
     return next(e.args for e in cfg.profiles[0].plugin_config if e.name == name)
 
 
 def errors_of(text: str, registry: Registry) -> list[str]:
     with pytest.raises(ConfigError) as info:
-        parse_config(text, registry=registry)
+        parse_config(text, registry)
     return info.value.errors
 
 
@@ -183,14 +182,14 @@ def test_args_of_a_plugin_enabled_nowhere_are_not_passed(kubesched_registry: Reg
         "  pluginConfig:\n  - name: DefaultPreemption\n    args:\n"
         "      minCandidateNodesPercentage: 20\n"
     )
-    cfg = parse_config(text, registry=kubesched_registry)
+    cfg = parse_config(text, kubesched_registry)
     [profile] = effective_profiles(cfg, kubesched_registry)
     assert "DefaultPreemption" not in profile.plugin_args
     assert profile.plugins["postFilter"] == ()
 
 
 def test_args_of_an_unknown_plugin_are_ignored(kubesched_registry: Registry) -> None:
-    cfg = parse_config(with_args("FooPlugin", "anything: [1, 2]"), registry=kubesched_registry)
+    cfg = parse_config(with_args("FooPlugin", "anything: [1, 2]"), kubesched_registry)
     assert cfg.profiles[0].plugin_config[0] == PluginConfig("FooPlugin", {"anything": [1, 2]})
     [profile] = effective_profiles(cfg, kubesched_registry)
     assert "FooPlugin" not in profile.plugin_args
@@ -200,7 +199,7 @@ def test_enabled_plugin_gets_its_args(
     kubesched_registry: Registry, upstream_args: dict[str, type]
 ) -> None:
     cfg = parse_config(
-        with_args("DefaultPreemption", "minCandidateNodesAbsolute: 7"), registry=kubesched_registry
+        with_args("DefaultPreemption", "minCandidateNodesAbsolute: 7"), kubesched_registry
     )
     [profile] = effective_profiles(cfg, kubesched_registry)
     assert profile.plugin_args["DefaultPreemption"] == upstream_args["DefaultPreemption"](10, 7)
@@ -217,9 +216,7 @@ def test_out_of_tree_plugin_without_args_class_gets_raw_args(
         "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: Gang\n"
         "  pluginConfig:\n  - name: Gang\n    args:\n      minMembers: 3\n"
     )
-    [profile] = effective_profiles(
-        parse_config(text, registry=kubesched_registry), kubesched_registry
-    )
+    [profile] = effective_profiles(parse_config(text, kubesched_registry), kubesched_registry)
     assert profile.plugins["permit"] == ("Gang",)
     assert profile.plugin_args["Gang"] == {"minMembers": 3}
 

@@ -19,14 +19,13 @@ from kubesched.config import (
     Plugins,
     PluginSet,
     apply_defaults,
-    check_config,
     config_document,
     merge_plugin_set,
     parse_config,
 )
-from kubesched.config.profiles import build_profiles
 from kubesched.framework import EXTENSION_POINTS
 from kubesched.framework._registry import Registry, implements
+from kubesched.profile import build_profiles, check_config
 
 CONFIG_POINTS = tuple(p.name for p in EXTENSION_POINTS)
 
@@ -157,4 +156,4 @@ def test_printed_config_loads_back_unchanged(
     checked, _, errors = check_config(apply_defaults(cfg, kubesched_registry), kubesched_registry)
     assume(not errors)
     text = yaml.safe_dump(config_document(checked, kubesched_registry), sort_keys=False)
-    assert parse_config(text, registry=kubesched_registry) == checked
+    assert parse_config(text, kubesched_registry) == checked

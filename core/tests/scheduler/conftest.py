@@ -13,6 +13,7 @@ from kubesched.cluster.memory import InMemoryCluster
 from kubesched.framework import Code, CycleState, NodeInfo, Status
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, default_registry
+from kubesched.profile import build_simulation
 from kubesched.scheduler.simulation import Simulation, SimulationResult
 
 BUILT_IN = (
@@ -150,7 +151,9 @@ def simulate(registry: Registry) -> Simulate:
         **kwargs: Any,
     ) -> tuple[Simulation, SimulationResult]:
         cluster = InMemoryCluster(nodes=nodes, pods=pods)
-        sim = Simulation(cluster, list(profiles or [profile()]), registry, **kwargs)
+        sim = build_simulation(
+            None, registry, cluster, profiles=list(profiles or [profile()]), **kwargs
+        )
         return sim, sim.run()
 
     return run

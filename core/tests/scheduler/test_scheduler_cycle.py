@@ -11,8 +11,9 @@ from kubesched.cluster.memory import InMemoryCluster
 from kubesched.framework import Code, CycleState, PostFilterResult, Status
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry
+from kubesched.profile import build_simulation
 from kubesched.scheduler.outcome import PodOutcome
-from kubesched.scheduler.simulation import MAX_ATTEMPTS_PER_POD, Simulation
+from kubesched.scheduler.simulation import MAX_ATTEMPTS_PER_POD
 from kubesched.testing import make_node, make_pod
 
 MakeProfile = Callable[..., EffectiveProfile]
@@ -187,7 +188,9 @@ def test_waiting_pod_binds_once_allowed_while_others_schedule(
 
     prof = _recorder_profile(make_profile, {"permit": permit, "pre_bind": pre_bind})
     pods = [make_pod("a").namespace("default").priority(10).obj(), _pod("b")]
-    sim = Simulation(InMemoryCluster(nodes=_nodes(2), pods=pods), [prof], registry)
+    sim = build_simulation(
+        None, registry, InMemoryCluster(nodes=_nodes(2), pods=pods), profiles=[prof]
+    )
     holder["plugin"] = _recorder(sim)
     result = sim.run()
     assert [o.status for o in result.outcomes] == ["Scheduled", "Scheduled"]

@@ -10,6 +10,7 @@ from kubesched.cluster.memory import InMemoryCluster
 from kubesched.framework import Code, Status
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry
+from kubesched.profile import build_simulation
 from kubesched.scheduler.simulation import Simulation
 from kubesched.testing import make_node, make_pod
 
@@ -31,7 +32,7 @@ def _sim(
     registry: Registry, profile: EffectiveProfile, nodes: list[Any], pods: list[Pod]
 ) -> Simulation:
     cluster = InMemoryCluster(nodes=[n.obj() for n in nodes], pods=pods)
-    return Simulation(cluster, [profile], registry)
+    return build_simulation(None, registry, cluster, profiles=[profile])
 
 
 def test_a_new_node_makes_a_waiting_pod_schedulable(
@@ -41,6 +42,8 @@ def test_a_new_node_makes_a_waiting_pod_schedulable(
     first = sim.run()
     assert first.outcomes[0].status == "Unschedulable"
     sim.cluster.add_node(_node("large", cpu="4").obj())
+    assert sim.scheduler.queue.pending_counts()["unschedulable"] == 1, "applied between cycles"
+    assert sim.scheduler.sync() == 1
     assert sim.scheduler.queue.pending_counts()["backoff"] == 1
     [outcome] = sim.run().outcomes
     assert (outcome.status, outcome.node) == ("Scheduled", "large")

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from kubesched.api import CPU, MEMORY, PODS, Node, Pod, pod_requests
 from kubesched.cluster.memory import InMemoryCluster
-from kubesched.config import default_config, effective_profiles
+from kubesched.config import default_config
 from kubesched.framework import CycleState, NodeInfo, PodInfo
 from kubesched.framework._registry import default_registry
+from kubesched.profile import build_simulation, effective_profiles
 from kubesched.scheduler.simulation import Simulation, SimulationResult
 from kubesched.testing import make_node, make_pod
 
@@ -95,7 +96,7 @@ def _simulate(
     node_list: list[Node], pod_list: list[Pod], seed: int
 ) -> tuple[Simulation, SimulationResult]:
     cluster = InMemoryCluster(nodes=node_list, pods=pod_list)
-    simulation = Simulation(cluster, PROFILES, REGISTRY, seed=seed)
+    simulation = build_simulation(None, REGISTRY, cluster, profiles=PROFILES, seed=seed)
     return simulation, simulation.run()
 
 

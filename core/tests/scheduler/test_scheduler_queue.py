@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from kubesched.api import Pod
-from kubesched.cluster.changes import ASSIGNED_POD_ADD, ASSIGNED_POD_DELETE, NODE_ADD
 from kubesched.framework import (
     ActionType,
     ClusterEvent,
@@ -19,7 +18,12 @@ from kubesched.framework import (
     QueueingHint,
     Status,
 )
-from kubesched.framework._events import WILDCARD_EVENT
+from kubesched.framework._events import (
+    ASSIGNED_POD_ADD,
+    ASSIGNED_POD_DELETE,
+    NODE_ADD,
+    WILDCARD_EVENT,
+)
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.nominator import Nominator

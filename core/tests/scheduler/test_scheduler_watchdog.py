@@ -121,3 +121,43 @@ def test_no_limit_off_the_main_thread() -> None:
     thread.start()
     thread.join()
     assert errors == []
+
+
+def test_the_limit_never_cuts_kubesched_own_bookkeeping(
+    simulate: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A limit that passes while the cluster applies a bind waits for it to finish, so a bind
+    that happened is reported as one (the alarm interrupts plugin code only)."""
+    import kubesched.cluster.memory as memory
+
+    namespace: dict[str, Any] = {"__name__": memory.__name__, "time": time, "evolve": memory.evolve}
+    exec(  # a slow step inside kubesched's own code: its frame belongs to kubesched.cluster
+        "def slow_evolve(*args, **kwargs):\n"
+        "    time.sleep(0.3)\n"
+        "    return evolve(*args, **kwargs)\n",
+        namespace,
+    )
+    monkeypatch.setattr(memory, "evolve", namespace["slow_evolve"])
+    nodes = [make_node("n1").capacity(cpu="4", memory="8Gi", pods=10).obj()]
+    sim, result = simulate(nodes, pods(), cycle_timeout=0.1)
+    assert [(o.status, o.node, o.message) for o in result.outcomes] == [
+        (SCHEDULED, "n1", ""),
+        (SCHEDULED, "n1", ""),
+    ]
+    assert all(p.spec.node_name == "n1" for p in sim.cluster.pods())
+
+
+def test_plugin_code_running_looks_at_the_innermost_kubesched_frame() -> None:
+    import sys
+
+    from kubesched.scheduler.watchdog import plugin_code_running
+
+    here = sys._getframe()
+    assert plugin_code_running(here)  # no kubesched frame: plugin (or test) code
+    namespace: dict[str, Any] = {"__name__": "kubesched.cluster.memory", "sys": sys}
+    exec("def frame():\n    return sys._getframe()\n", namespace)
+    assert not plugin_code_running(namespace["frame"]())  # kubesched's own code runs
+    namespace["__name__"] = "kubesched.framework._plugin_calls"
+    exec("def call(fn):\n    return fn()\n", namespace)
+    plugin_frame = namespace["call"](lambda: sys._getframe())
+    assert plugin_code_running(plugin_frame)  # plugin code the runtime called

@@ -18,15 +18,10 @@ import click
 import yaml
 
 from kubesched.cli.output import API_VERSION
-from kubesched.config import (
-    config_document,
-    default_config,
-    effective_document,
-    effective_profiles,
-    load_config,
-)
+from kubesched.config import config_document, default_config
 from kubesched.errors import ConfigError
-from kubesched.framework._registry import default_registry
+from kubesched.framework import default_registry
+from kubesched.profile import effective_document, load_profiles
 
 _OUTPUT = click.option(
     "--output",
@@ -79,9 +74,8 @@ def defaults(output: str) -> None:
 )
 def validate(file: str, output: str) -> None:
     """Check FILE as kube-scheduler would; exit 1 listing every problem."""
-    registry = default_registry()
     try:
-        cfg = load_config(file, registry=registry)
+        cfg, _ = load_profiles(file, default_registry())
     except ConfigError as exc:
         if output == "json":
             _print(_validation_result(file, exc.errors), "json")
@@ -112,8 +106,7 @@ def show(file: str, output: str) -> None:
     """Print the effective profiles of FILE: plugins per extension point, weights, args."""
     registry = default_registry()
     try:
-        cfg = load_config(file, registry=registry)
-        profiles = effective_profiles(cfg, registry)
+        cfg, profiles = load_profiles(file, registry)
     except ConfigError as exc:
         _fail(exc)
     document = {"apiVersion": API_VERSION, **effective_document(cfg, profiles, registry)}

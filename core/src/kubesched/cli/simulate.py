@@ -26,33 +26,18 @@ from rich.table import Table
 from kubesched.api._manifests import load_manifests
 from kubesched.cli.output import API_VERSION
 from kubesched.cluster.memory import InMemoryCluster
-from kubesched.config import default_config, effective_profiles, load_config
-from kubesched.config.types import KubeSchedulerConfiguration
 from kubesched.errors import ConfigError, InputError
-from kubesched.framework._profile import EffectiveProfile
-from kubesched.framework._registry import Registry, default_registry
+from kubesched.framework import default_registry
+from kubesched.profile import build_simulation, load_profiles
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.report import result_document
-from kubesched.scheduler.scheduler import SchedulerSettings
-from kubesched.scheduler.simulation import Simulation, SimulationResult
+from kubesched.scheduler.simulation import SimulationResult
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 PROGRESS_AFTER_SECONDS = 2.0
 """A progress bar appears (on a terminal) once a simulation has run this long."""
 STATUS_STYLES = {"Scheduled": "green", "Unschedulable": "yellow", "Error": "red"}
-
-
-def _profiles(
-    config: Path | None, registry: Registry
-) -> tuple[KubeSchedulerConfiguration, list[EffectiveProfile]]:
-    """The configuration and its effective profiles; a config problem is bad input (exit 2)."""
-    try:
-        cfg = load_config(config) if config is not None else default_config(registry)
-        return cfg, effective_profiles(cfg, registry)
-    except ConfigError as exc:
-        where = exc.file or (str(config) if config is not None else None)
-        raise InputError("; ".join(exc.errors), file=where) from None
 
 
 class _ProgressBar:
@@ -214,7 +199,10 @@ def command(
 ) -> None:
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
     registry = default_registry()
-    cfg, profiles = _profiles(config, registry)
+    try:
+        cfg, profiles = load_profiles(config, registry)
+    except ConfigError as exc:
+        raise InputError("; ".join(exc.errors), file=exc.file) from None
     objects = load_manifests(cluster)
     memory = InMemoryCluster(
         nodes=objects.nodes,
@@ -222,17 +210,12 @@ def command(
         pod_disruption_budgets=objects.pod_disruption_budgets,
         priority_classes=objects.priority_classes,
     )
-    settings = SchedulerSettings(
-        percentage_of_nodes_to_score=cfg.percentage_of_nodes_to_score,
-        pod_initial_backoff_seconds=float(cfg.pod_initial_backoff_seconds),
-        pod_max_backoff_seconds=float(cfg.pod_max_backoff_seconds),
-    )
     metrics = SchedulerMetrics()
-    simulation = Simulation(
-        memory,
-        profiles,
+    simulation = build_simulation(
+        cfg,
         registry,
-        settings=settings,
+        memory,
+        profiles=profiles,
         seed=seed,
         explain=explain,
         metrics=metrics,

@@ -2,10 +2,9 @@
 
 `InMemoryCluster` is the embedded backend `kubesched simulate` and the tests run
 against: it plays the API server's part (priority admission, binding, deletion,
-status patches) and tells its listeners what changed as cluster events.
+status patches) and records what changed as plain (old, new) pairs.
 """
 
-from kubesched.cluster.changes import event_label, node_changes, pod_changes
 from kubesched.cluster.memory import Change, ClusterError, InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder, RecordedEvent
 
@@ -15,7 +14,4 @@ __all__ = [
     "InMemoryCluster",
     "MemoryEventRecorder",
     "RecordedEvent",
-    "event_label",
-    "node_changes",
-    "pod_changes",
 ]

@@ -2,46 +2,30 @@
 
 It holds nodes, pods, PodDisruptionBudgets and PriorityClasses, plays the API
 server's part (priority admission, binding, deletion, status patches) and
-tells its listeners what changed, as the cluster events plugins register for.
+records every change as a plain (old, new) pair, as a watch would deliver it:
+(None, new) for an added object, (old, None) for a deleted one. The scheduler
+takes the changes between cycles (`take_changes`), so nothing it keeps is
+updated while a plugin runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from attrs import evolve, frozen
+from attrs import evolve
 
 from kubesched.api import Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
 from kubesched.cluster.admission import admit_priority, priority_classes_by_name
-from kubesched.cluster.changes import (
-    ASSIGNED_POD_ADD,
-    ASSIGNED_POD_DELETE,
-    NODE_ADD,
-    NODE_DELETE,
-    UNSCHEDULED_POD_ADD,
-    UNSCHEDULED_POD_DELETE,
-    node_changes,
-    pod_changes,
-)
 from kubesched.errors import InputError, KubeschedError
-from kubesched.framework._events import ClusterEvent
 
 
 class ClusterError(KubeschedError):
     """A request the API server would refuse (missing object, conflicting binding)."""
 
 
-@frozen
-class Change:
-    """What happened to one object: the events it amounts to, and the object before and after."""
-
-    events: tuple[ClusterEvent, ...]
-    old: Any
-    new: Any
-
-
-Listener = Callable[[Change], None]
+Change = tuple[Any, Any]
+"""An object before and after a change: (None, new) added, (old, None) deleted."""
 
 
 class InMemoryCluster:
@@ -59,7 +43,7 @@ class InMemoryCluster:
         self._pdbs = list(pod_disruption_budgets)
         self._nodes: dict[str, Node] = {}
         self._pods: dict[str, Pod] = {}
-        self._listeners: list[Listener] = []
+        self._changes: list[Change] = []
         for node in nodes:
             self.add_node(node)
         for pod in pods:
@@ -83,14 +67,13 @@ class InMemoryCluster:
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         return self._pdbs
 
-    def subscribe(self, listener: Listener) -> None:
-        """Call `listener` with every change from now on."""
-        self._listeners.append(listener)
+    def take_changes(self) -> list[Change]:
+        """Every change since the last call, oldest first."""
+        changes, self._changes = self._changes, []
+        return changes
 
-    def _emit(self, events: Iterable[ClusterEvent], old: Any, new: Any) -> None:
-        change = Change(tuple(events), old, new)
-        for listener in self._listeners:
-            listener(change)
+    def _emit(self, old: Any, new: Any) -> None:
+        self._changes.append((old, new))
 
     # -- nodes ---------------------------------------------------------------------------
 
@@ -98,17 +81,17 @@ class InMemoryCluster:
         if node.name in self._nodes:
             raise ClusterError(f'nodes "{node.name}" already exists')
         self._nodes[node.name] = node
-        self._emit([NODE_ADD], None, node)
+        self._emit(None, node)
 
     def update_node(self, node: Node) -> None:
         old = self._require_node(node.name)
         self._nodes[node.name] = node
-        self._emit(node_changes(old, node), old, node)
+        self._emit(old, node)
 
     def delete_node(self, name: str) -> None:
         old = self._require_node(name)
         del self._nodes[name]
-        self._emit([NODE_DELETE], old, None)
+        self._emit(old, None)
 
     def _require_node(self, name: str) -> Node:
         node = self._nodes.get(name)
@@ -124,7 +107,7 @@ class InMemoryCluster:
             raise InputError(f"pod uid {pod.uid} is already used", obj=f"Pod {pod.key}")
         pod = admit_priority(pod, self._priority_classes)
         self._pods[pod.uid] = pod
-        self._emit([ASSIGNED_POD_ADD if pod.spec.node_name else UNSCHEDULED_POD_ADD], None, pod)
+        self._emit(None, pod)
         return pod
 
     def _require_pod(self, pod: Pod) -> Pod:
@@ -142,14 +125,13 @@ class InMemoryCluster:
             )
         bound = evolve(live, spec=evolve(live.spec, node_name=node_name))
         self._pods[pod.uid] = bound
-        self._emit([ASSIGNED_POD_ADD], live, bound)
+        self._emit(live, bound)
 
     def delete_pod(self, pod: Pod, reason: str = "") -> None:
         """Delete the pod (a preemption victim, usually)."""
         live = self._require_pod(pod)
         del self._pods[pod.uid]
-        deleted = ASSIGNED_POD_DELETE if live.spec.node_name else UNSCHEDULED_POD_DELETE
-        self._emit([deleted], live, None)
+        self._emit(live, None)
 
     def update_pod_status(
         self,
@@ -170,5 +152,5 @@ class InMemoryCluster:
             return live
         updated = evolve(live, status=status)
         self._pods[pod.uid] = updated
-        self._emit(pod_changes(live, updated), live, updated)
+        self._emit(live, updated)
         return updated

@@ -1,15 +1,16 @@
 """KubeSchedulerConfiguration (`kubescheduler.config.k8s.io/v1`): load, default, merge, validate.
 
-    cfg = load_config("scheduler-config.yaml")      # defaulted; ConfigError lists every problem
-    profiles = effective_profiles(cfg, default_registry())
+    cfg = load_config("scheduler-config.yaml", default_registry())  # defaulted and validated
 
 An existing kube-scheduler config file loads unchanged: strictly (unknown and
 duplicate fields are errors with their path), defaulted as upstream's v1
 defaulting does (default plugins restricted to the installed ones), and
-validated with upstream's rules and messages, plus the checks upstream makes
-when it builds each profile's framework.
+validated with upstream's rules and messages. The config layer knows plugins
+only as data, through a `PluginCatalog` (the framework's Registry is one);
+building profiles from a configuration is `kubesched.profile`'s part.
 """
 
+from kubesched.config.catalog import PluginCatalog
 from kubesched.config.defaults import (
     UPSTREAM_DEFAULT_PLUGINS,
     apply_defaults,
@@ -19,9 +20,14 @@ from kubesched.config.defaults import (
     merge_plugins,
     missing_default_plugins,
 )
-from kubesched.config.loader import load_config, parse_config
-from kubesched.config.output import config_document, effective_document
-from kubesched.config.resolve import check_config, effective_profiles
+from kubesched.config.loader import (
+    load_config,
+    parse_config,
+    prepare_config,
+    read_config,
+    read_text,
+)
+from kubesched.config.output import config_document
 from kubesched.config.types import (
     API_VERSION,
     DEFAULT_SCHEDULER_NAME,
@@ -52,19 +58,20 @@ __all__ = [
     "KubeSchedulerProfile",
     "LeaderElectionConfiguration",
     "Plugin",
+    "PluginCatalog",
     "PluginConfig",
     "PluginSet",
     "Plugins",
     "apply_defaults",
-    "check_config",
     "config_document",
     "default_config",
     "default_plugins",
-    "effective_document",
-    "effective_profiles",
     "load_config",
     "merge_plugin_set",
     "merge_plugins",
     "missing_default_plugins",
     "parse_config",
+    "prepare_config",
+    "read_config",
+    "read_text",
 ]

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from attrs import evolve, fields
 
-from kubesched.config.plugin_args import args_type_of, load_factory
+from kubesched.config.catalog import PluginCatalog
 from kubesched.config.types import (
     DEFAULT_SCHEDULER_NAME,
     ClientConnectionConfiguration,
@@ -24,7 +24,6 @@ from kubesched.config.types import (
     Plugins,
     PluginSet,
 )
-from kubesched.framework._registry import Registry
 
 UPSTREAM_DEFAULT_PLUGINS: tuple[Plugin, ...] = (
     Plugin("SchedulingGates"),
@@ -54,15 +53,15 @@ UPSTREAM_DEFAULT_PLUGINS: tuple[Plugin, ...] = (
 WILDCARD = "*"
 
 
-def default_plugins(registry: Registry) -> Plugins:
+def default_plugins(catalog: PluginCatalog) -> Plugins:
     """Upstream's default plugins that are installed, all through multiPoint."""
-    enabled = [p for p in UPSTREAM_DEFAULT_PLUGINS if p.name in registry]
+    enabled = [p for p in UPSTREAM_DEFAULT_PLUGINS if p.name in catalog]
     return Plugins(multi_point=PluginSet(enabled=enabled))
 
 
-def missing_default_plugins(registry: Registry) -> list[str]:
+def missing_default_plugins(catalog: PluginCatalog) -> list[str]:
     """Upstream's default plugins that are not installed here, in upstream order."""
-    return [p.name for p in UPSTREAM_DEFAULT_PLUGINS if p.name not in registry]
+    return [p.name for p in UPSTREAM_DEFAULT_PLUGINS if p.name not in catalog]
 
 
 def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
@@ -107,12 +106,12 @@ def enabled_plugin_names(plugins: Plugins) -> list[str]:
     return sorted({p.name for s in plugins.by_point().values() for p in s.enabled})
 
 
-def _default_profile(profile: KubeSchedulerProfile, registry: Registry) -> KubeSchedulerProfile:
-    plugins = merge_plugins(default_plugins(registry), profile.plugins)
+def _default_profile(profile: KubeSchedulerProfile, catalog: PluginCatalog) -> KubeSchedulerProfile:
+    plugins = merge_plugins(default_plugins(catalog), profile.plugins)
     configured = {entry.name for entry in profile.plugin_config}
     appended = []
     for name in enabled_plugin_names(plugins):
-        args_type = args_type_of(load_factory(registry, name))
+        args_type = catalog.args_type(name)
         if name not in configured and args_type is not None:
             appended.append(PluginConfig(name=name, args=args_type()))
     return evolve(profile, plugins=plugins, plugin_config=[*profile.plugin_config, *appended])
@@ -144,7 +143,7 @@ def _default_client_connection(cc: ClientConnectionConfiguration) -> ClientConne
 
 
 def apply_defaults(
-    cfg: KubeSchedulerConfiguration, registry: Registry
+    cfg: KubeSchedulerConfiguration, catalog: PluginCatalog
 ) -> KubeSchedulerConfiguration:
     """The configuration as upstream's v1 defaulting leaves it.
 
@@ -160,13 +159,13 @@ def apply_defaults(
         contention = True
     return evolve(
         cfg,
-        profiles=[_default_profile(p, registry) for p in profiles],
+        profiles=[_default_profile(p, catalog) for p in profiles],
         leader_election=_default_leader_election(cfg.leader_election),
         client_connection=_default_client_connection(cfg.client_connection),
         enable_contention_profiling=contention,
     )
 
 
-def default_config(registry: Registry) -> KubeSchedulerConfiguration:
+def default_config(catalog: PluginCatalog) -> KubeSchedulerConfiguration:
     """What kube-scheduler runs without a config file, with the plugins installed here."""
-    return apply_defaults(KubeSchedulerConfiguration(), registry)
+    return apply_defaults(KubeSchedulerConfiguration(), catalog)

@@ -1,7 +1,9 @@
 """Load a KubeSchedulerConfiguration file: parse, check the type, structure, default, validate.
 
 Everything wrong is reported at once, one `<field path>: <message>` line
-each, in a ConfigError naming the file; nothing is half-applied.
+each, in a ConfigError naming the file; nothing is half-applied. Building the
+profiles from it (which plugins exist, what they implement) is
+`kubesched.profile`'s part.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from kubesched.api._field_errors import not_supported, required
+from kubesched.config.catalog import PluginCatalog
 from kubesched.config.converter import StructureError, describe_json, structure
 from kubesched.config.defaults import apply_defaults
-from kubesched.config.resolve import check_config
+from kubesched.config.plugin_args import structure_plugin_args
 from kubesched.config.source import parse_document
 from kubesched.config.types import API_VERSION, KIND, KubeSchedulerConfiguration
+from kubesched.config.validation import validate_configuration
 from kubesched.errors import ConfigError
-from kubesched.framework._registry import Registry, default_registry
 
 
 def read_configuration(data: Any) -> KubeSchedulerConfiguration:
@@ -38,33 +41,49 @@ def read_configuration(data: Any) -> KubeSchedulerConfiguration:
     return structure(fields, KubeSchedulerConfiguration)
 
 
-def parse_config(
-    text: str, *, registry: Registry | None = None, source: str | None = None
-) -> KubeSchedulerConfiguration:
-    """The defaulted, validated configuration in `text` (YAML or JSON); ConfigError
-    (naming `source`) listing every problem."""
-    registry = default_registry() if registry is None else registry
+def prepare_config(
+    cfg: KubeSchedulerConfiguration, catalog: PluginCatalog
+) -> tuple[KubeSchedulerConfiguration, list[str]]:
+    """A defaulted configuration with its plugin args structured, and upstream's validation:
+    the result and one `<path>: <message>` line per problem (safe to repeat)."""
+    cfg, errors = structure_plugin_args(cfg, catalog)
+    return cfg, errors + validate_configuration(cfg)
+
+
+def read_config(text: str, *, source: str | None = None) -> KubeSchedulerConfiguration:
+    """The configuration in `text` (YAML or JSON) as written: not defaulted, args not
+    structured; ConfigError (naming `source`) listing every problem."""
     try:
-        cfg = read_configuration(parse_document(text))
+        return read_configuration(parse_document(text))
     except StructureError as exc:
         raise ConfigError(exc.errors, file=source) from None
-    cfg, _, errors = check_config(apply_defaults(cfg, registry), registry)
-    if errors:
-        raise ConfigError(errors, file=source)
-    return cfg
 
 
-def load_config(
-    path: str | Path, *, registry: Registry | None = None
-) -> KubeSchedulerConfiguration:
-    """The configuration file at `path`, defaulted and validated against the installed
-    plugins (`registry`, by default every discovered one); ConfigError listing every problem."""
+def read_text(path: str | Path) -> str:
+    """A configuration file's text; ConfigError naming the file when it cannot be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(
             [f"cannot read the file: {exc.strerror or exc}"], file=str(path)
         ) from None
     except UnicodeDecodeError:
         raise ConfigError(["cannot read the file: not UTF-8 text"], file=str(path)) from None
-    return parse_config(text, registry=registry, source=str(path))
+
+
+def parse_config(
+    text: str, catalog: PluginCatalog, *, source: str | None = None
+) -> KubeSchedulerConfiguration:
+    """The defaulted, validated configuration in `text` (YAML or JSON), plugin args typed
+    with `catalog`; ConfigError (naming `source`) listing every problem."""
+    cfg = read_config(text, source=source)
+    cfg, errors = prepare_config(apply_defaults(cfg, catalog), catalog)
+    if errors:
+        raise ConfigError(errors, file=source)
+    return cfg
+
+
+def load_config(path: str | Path, catalog: PluginCatalog) -> KubeSchedulerConfiguration:
+    """The configuration file at `path`, defaulted and validated, plugin args typed with
+    `catalog`; ConfigError listing every problem."""
+    return parse_config(read_text(path), catalog, source=str(path))

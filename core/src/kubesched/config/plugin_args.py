@@ -18,45 +18,20 @@ import attrs
 from attrs import evolve
 
 from kubesched.api._field_errors import FieldError, child, invalid
+from kubesched.config.catalog import PluginCatalog
 from kubesched.config.converter import StructureError, omit_empty, structure, unstructure
 from kubesched.config.types import API_VERSION, KubeSchedulerConfiguration, PluginConfig
-from kubesched.errors import PluginError
-from kubesched.framework._interface import PluginFactory
-from kubesched.framework._registry import Registry
 
 
-def load_factory(registry: Registry, name: str) -> PluginFactory | None:
-    """The plugin's factory, or None when it is not installed or does not load
-    (building the profile reports that, naming the plugin and its distribution)."""
-    if name not in registry:
-        return None
-    try:
-        return registry.load(name)
-    except PluginError:
-        return None
-
-
-def args_type_of(factory: PluginFactory | None) -> type | None:
-    """The attrs class a plugin declares for its args, if any."""
-    declared = getattr(factory, "args_type", None)
-    return declared if isinstance(declared, type) and attrs.has(declared) else None
-
-
-def args_kind_of(name: str, factory: PluginFactory | None) -> str:
-    """The `kind` of the plugin's args: what it declares, else upstream's `<Name>Args`."""
-    declared = getattr(factory, "args_kind", None)
-    return declared if isinstance(declared, str) and declared else f"{name}Args"
-
-
-def structure_args(name: str, factory: PluginFactory, raw: Any, path: str) -> Any:
+def structure_args(name: str, catalog: PluginCatalog, raw: Any, path: str) -> Any:
     """`raw` args as the plugin's args class, defaulted; StructureError naming each bad field."""
-    args_type = args_type_of(factory)
+    args_type = catalog.args_type(name)
     assert args_type is not None
     if raw is None:
         return args_type()
     if isinstance(raw, args_type):
         return raw
-    kind = args_kind_of(name, factory)
+    kind = catalog.args_kind(name)
     if attrs.has(type(raw)):
         raise StructureError([str(invalid(path, type(raw).__name__, "has to match plugin args"))])
     if not isinstance(raw, Mapping):
@@ -79,7 +54,7 @@ def structure_args(name: str, factory: PluginFactory, raw: Any, path: str) -> An
 
 
 def structure_plugin_args(
-    cfg: KubeSchedulerConfiguration, registry: Registry
+    cfg: KubeSchedulerConfiguration, catalog: PluginCatalog
 ) -> tuple[KubeSchedulerConfiguration, list[str]]:
     """Every profile's pluginConfig args structured where the plugin declares a class,
     and one line per problem. Entries that fail keep their raw args."""
@@ -88,15 +63,13 @@ def structure_plugin_args(
     for i, profile in enumerate(cfg.profiles):
         entries = []
         for j, entry in enumerate(profile.plugin_config):
-            factory = load_factory(registry, entry.name)
-            if args_type_of(factory) is None:
+            if catalog.args_type(entry.name) is None:
                 entries.append(entry)
                 continue
-            assert factory is not None
             path = f"profiles[{i}].pluginConfig[{j}].args"
             try:
                 entries.append(
-                    evolve(entry, args=structure_args(entry.name, factory, entry.args, path))
+                    evolve(entry, args=structure_args(entry.name, catalog, entry.args, path))
                 )
             except StructureError as exc:
                 errors += exc.errors
@@ -105,13 +78,13 @@ def structure_plugin_args(
     return evolve(cfg, profiles=profiles), errors
 
 
-def args_document(entry: PluginConfig, registry: Registry) -> dict[str, Any]:
+def args_document(entry: PluginConfig, catalog: PluginCatalog) -> dict[str, Any]:
     """A pluginConfig entry as the file would carry it, typed args with apiVersion and kind."""
     document: dict[str, Any] = {"name": entry.name}
     if entry.args is None:
         return document
     if attrs.has(type(entry.args)):
-        kind = args_kind_of(entry.name, load_factory(registry, entry.name))
+        kind = catalog.args_kind(entry.name)
         fields = omit_empty(unstructure(entry.args))
         document["args"] = {"apiVersion": API_VERSION, "kind": kind, **fields}
     else:

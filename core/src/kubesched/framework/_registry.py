@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any, cast
 
+import attrs
 from attrs import frozen
 
 from kubesched.errors import PluginError
@@ -189,6 +190,27 @@ class Registry:
         factory = cast(PluginFactory, loaded)
         self._factories[name] = factory
         return factory
+
+    def loadable(self, name: str) -> PluginFactory | None:
+        """The plugin's factory, or None when it is not installed or does not load
+        (building a profile that needs it reports why)."""
+        if name not in self._specs:
+            return None
+        try:
+            return self.load(name)
+        except PluginError:
+            return None
+
+    def args_type(self, name: str) -> type | None:
+        """The attrs class the plugin declares for its args (`args_type`), if any."""
+        declared = getattr(self.loadable(name), "args_type", None)
+        return declared if isinstance(declared, type) and attrs.has(declared) else None
+
+    def args_kind(self, name: str) -> str:
+        """The `kind` of the plugin's args: what it declares (`args_kind`), else upstream's
+        `<Name>Args`."""
+        declared = getattr(self.loadable(name), "args_kind", None)
+        return declared if isinstance(declared, str) and declared else f"{name}Args"
 
 
 def _load_list(env: Mapping[str, str]) -> set[str] | None:

@@ -1,10 +1,11 @@
 """The scheduler loop: queue, cache and snapshot, nominator, schedule-one, binding, metrics.
 
-    simulation = Simulation(InMemoryCluster(nodes=..., pods=...), profiles, registry, seed=1)
-    result = simulation.run()          # every pending pod's outcome, and a summary
+    simulation = Simulation(scheduler, clock)  # a Scheduler on a SimulatedClock
+    result = simulation.run()                  # every pending pod's outcome, and a summary
 
-`Scheduler` is the loop itself over any cluster backend and clock; `Simulation`
+`Scheduler` is the loop itself over any `ClusterSource` and clock; `Simulation`
 drives it on a `SimulatedClock` until nothing can change any more.
+`kubesched.profile.build_simulation` builds both from a configuration.
 """
 
 from kubesched.scheduler.cache import Cache, CacheError
@@ -17,13 +18,16 @@ from kubesched.scheduler.report import result_document
 from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
 from kubesched.scheduler.simulation import NodeUsage, Simulation, SimulationResult, Summary
 from kubesched.scheduler.snapshot import Snapshot
+from kubesched.scheduler.source import ClusterSource, ObjectChange
 
 __all__ = [
     "Cache",
     "CacheError",
+    "ClusterSource",
     "NodeExplanation",
     "NodeUsage",
     "Nominator",
+    "ObjectChange",
     "PodOutcome",
     "Scheduler",
     "SchedulerMetrics",

@@ -24,16 +24,16 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from kubesched.api import Pod
-from kubesched.cluster.changes import UNSCHEDULED_POD_ADD, UNSCHEDULED_POD_UPDATE, event_label
 from kubesched.framework._events import (
+    UNSCHEDULED_POD_ADD,
+    UNSCHEDULED_POD_UPDATE,
     ActionType,
     ClusterEvent,
     ClusterEventWithHint,
     EventResource,
-    QueueingHint,
+    event_label,
 )
 from kubesched.framework._interface import Clock
-from kubesched.framework._plugin_calls import PluginCall
 from kubesched.framework._status import Status
 from kubesched.framework._types import PodInfo, QueuedPodInfo
 from kubesched.scheduler.backoff import (
@@ -45,6 +45,7 @@ from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.heap import KeyedHeap
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
+from kubesched.scheduler.queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, QueueingHints
 
 DEFAULT_MAX_IN_UNSCHEDULABLE = 5 * 60.0
 """Upstream's DefaultPodMaxInUnschedulablePodsDuration."""
@@ -70,9 +71,6 @@ BACKOFF_Q = "backoff"
 UNSCHEDULABLE_Q = "unschedulable"
 GATED_Q = "gated"
 
-_SKIP, _AFTER_BACKOFF, _IMMEDIATELY = 0, 1, 2
-"""Queueing strategies: stay, requeue after backoff, requeue to activeQ now."""
-
 
 class QueueProfile(Protocol):
     """What the queue needs of a profile's framework."""
@@ -80,13 +78,6 @@ class QueueProfile(Protocol):
     def run_pre_enqueue_plugins(self, pod: Pod) -> Status | None: ...
 
     def events_to_register(self) -> Mapping[str, list[ClusterEventWithHint]]: ...
-
-
-@frozen
-class _Registration:
-    event: ClusterEvent
-    plugin: str
-    hint: PluginCall | None
 
 
 @frozen
@@ -125,23 +116,11 @@ class SchedulingQueue:
         self._active: KeyedHeap[QueueEntry] = KeyedHeap(_uid, less)
         self.backoff = BackoffQueue(clock, less, initial_backoff, max_backoff)
         self._unschedulable: dict[str, QueueEntry] = {}
-        self._registrations: dict[str, list[_Registration]] = {
-            name: [
-                _Registration(
-                    ev.event,
-                    plugin,
-                    None if ev.hint is None else PluginCall(plugin, "queueing_hint", ev.hint),
-                )
-                for plugin, events in fw.events_to_register().items()
-                for ev in events
-            ]
-            for name, fw in profiles.items()
-        }
+        self._hints = QueueingHints({n: fw.events_to_register() for n, fw in profiles.items()})
         self._in_flight: dict[str, int] = {}
         self._in_flight_events: deque[_InFlightEvent] = deque()
         self._seq = 0
         self._last_stamp = -math.inf
-        self._interest: dict[ClusterEvent, bool] = {}
 
     # -- sizes and views -----------------------------------------------------------------
 
@@ -237,10 +216,10 @@ class SchedulingQueue:
 
     def _requeue(self, entry: QueueEntry, strategy: int, event: str) -> str:
         """Upstream's requeuePodWithQueueingStrategy; returns where the pod went."""
-        if strategy == _SKIP:
+        if strategy == SKIP:
             self._to_unschedulable(entry, event)
             return UNSCHEDULABLE_Q
-        if strategy == _AFTER_BACKOFF and self.backoff.is_backing_off(entry):
+        if strategy == AFTER_BACKOFF and self.backoff.is_backing_off(entry):
             return BACKOFF_Q if self._move_to_backoff(entry, event) else UNSCHEDULABLE_Q
         return ACTIVE_Q if self._move_to_active(entry, event) else UNSCHEDULABLE_Q
 
@@ -305,65 +284,24 @@ class SchedulingQueue:
 
     def _hint_for_in_flight(self, entry: QueueEntry) -> int:
         if not entry.rejected():
-            return _AFTER_BACKOFF
+            return AFTER_BACKOFF
         start = self._in_flight.get(entry.uid)
         if start is None:
-            return _AFTER_BACKOFF
-        strategy = _SKIP
+            return AFTER_BACKOFF
+        strategy = SKIP
         for record in self._in_flight_events:
             if record.seq <= start:
                 continue
-            verdict = self._worth_requeuing(entry, record.event, record.old, record.new)
-            if verdict == _IMMEDIATELY:
-                return _IMMEDIATELY
-            if verdict == _AFTER_BACKOFF:
-                strategy = _AFTER_BACKOFF
+            verdict = self._hints.worth_requeuing(entry, record.event, record.old, record.new)
+            if verdict == IMMEDIATELY:
+                return IMMEDIATELY
+            if verdict == AFTER_BACKOFF:
+                strategy = AFTER_BACKOFF
                 if not entry.pending_plugins:
                     return strategy
         return strategy
 
     # -- events ------------------------------------------------------------------------------
-
-    def _event_of_interest(self, event: ClusterEvent) -> bool:
-        """Did any plugin of any profile register an event matching this one?"""
-        known = self._interest.get(event)
-        if known is None:
-            known = self._interest[event] = event.is_wildcard() or any(
-                reg.event.matches(event) for regs in self._registrations.values() for reg in regs
-            )
-        return known
-
-    def _worth_requeuing(self, entry: QueueEntry, event: ClusterEvent, old: Any, new: Any) -> int:
-        """Upstream's isPodWorthRequeuing: ask the hints of the plugins that rejected the pod."""
-        if not entry.rejected():
-            return _AFTER_BACKOFF
-        rejectors = entry.unschedulable_plugins | entry.pending_plugins
-        if event.is_wildcard():
-            if new is not None and (not isinstance(new, Pod) or new.uid != entry.uid):
-                return _SKIP
-            return _AFTER_BACKOFF
-        registrations = self._registrations.get(entry.pod.spec.scheduler_name)
-        if registrations is None:
-            return _AFTER_BACKOFF
-        strategy = _SKIP
-        for reg in registrations:
-            if reg.plugin not in rejectors or not reg.event.matches(event):
-                continue
-            # A hint that fails (returns an error Status) must not strand the pod: Queue.
-            if reg.hint is not None and reg.hint(entry.pod, old, new) is QueueingHint.QUEUE_SKIP:
-                continue
-            if reg.plugin in entry.pending_plugins:
-                return _IMMEDIATELY
-            if not entry.pending_plugins:
-                return _AFTER_BACKOFF
-            strategy = _AFTER_BACKOFF
-        return strategy
-
-    def _gating_plugin_interested(self, entry: QueueEntry, event: ClusterEvent) -> bool:
-        registrations = self._registrations.get(entry.pod.spec.scheduler_name, [])
-        return any(
-            reg.plugin == entry.gating_plugin and reg.event.matches(event) for reg in registrations
-        )
 
     def move_all_to_active_or_backoff(
         self,
@@ -374,7 +312,7 @@ class SchedulingQueue:
     ) -> None:
         """A cluster event: requeue the unschedulable pods it may help (upstream's
         MoveAllToActiveOrBackoffQueue)."""
-        if not self._event_of_interest(event):
+        if not self._hints.of_interest(event):
             return
         entries = [e for e in self._unschedulable.values() if pre_check is None or pre_check(e.pod)]
         self._move_pods(entries, event, old, new)
@@ -382,14 +320,14 @@ class SchedulingQueue:
     def _move_pods(
         self, entries: Iterable[QueueEntry], event: ClusterEvent, old: Any, new: Any
     ) -> None:
-        if not self._event_of_interest(event):
+        if not self._hints.of_interest(event):
             return
         label = event_label(event)
         for entry in entries:
-            if entry.gated and not self._gating_plugin_interested(entry, event):
+            if entry.gated and not self._hints.gating_plugin_interested(entry, event):
                 continue
-            strategy = self._worth_requeuing(entry, event, old, new)
-            if strategy == _SKIP:
+            strategy = self._hints.worth_requeuing(entry, event, old, new)
+            if strategy == SKIP:
                 continue
             self._unschedulable.pop(entry.uid, None)
             self._requeue(entry, strategy, label)
@@ -433,7 +371,7 @@ class SchedulingQueue:
             entry.pod_info = PodInfo(new)
             self.nominator.update_nominated_pod(old, entry.pod_info)
             for event in events:
-                strategy = self._worth_requeuing(entry, event, old, new)
+                strategy = self._hints.worth_requeuing(entry, event, old, new)
                 self._unschedulable.pop(uid, None)
                 where = self._requeue(entry, strategy, event_label(event))
                 if where != UNSCHEDULABLE_Q:

@@ -1,10 +1,11 @@
 """A simulation: the scheduler against the in-memory cluster on a simulated clock, until
 nothing can change any more.
 
-Pods are scheduled one after another; simulated time only moves when the
-queue is idle, straight to the next moment something can happen: a Permit
-timeout, the end of an error backoff, or the 30-second sweep that retries
-pods left unschedulable for 5 minutes. A retry that cannot change the outcome
+Pods are scheduled one after another, the cluster's changes applied between
+cycles; simulated time only moves when the queue is idle, straight to the
+next moment something can happen: a Permit timeout, the end of an error
+backoff, or the 30-second sweep that retries pods left unschedulable for 5
+minutes. A retry that cannot change the outcome
 (nothing in the cluster changed since the pod last failed) is not waited for:
 then the simulation is over.
 """
@@ -12,23 +13,18 @@ then the simulation is over.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from attrs import frozen
 
 from kubesched.api import CPU, MEMORY, PODS, Pod
 from kubesched.api._requests import pod_requests
-from kubesched.cluster.memory import InMemoryCluster
-from kubesched.cluster.recorder import MemoryEventRecorder
-from kubesched.framework._profile import EffectiveProfile
-from kubesched.framework._registry import Registry
 from kubesched.scheduler.backoff import BACKOFF_ORDERING_WINDOW
 from kubesched.scheduler.clock import SimulatedClock
-from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
 from kubesched.scheduler.queue import UNSCHEDULABLE_FLUSH_PERIOD
-from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
-from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
+from kubesched.scheduler.scheduler import Scheduler
+from kubesched.scheduler.source import ClusterSource
 
 MAX_ATTEMPTS_PER_POD = 100
 """A pod is not tried again after this many attempts: a guard against plugins that requeue a
@@ -74,7 +70,7 @@ class SimulationResult:
     cycles: int
 
 
-def _node_usage(cluster: InMemoryCluster) -> list[NodeUsage]:
+def _node_usage(cluster: ClusterSource) -> list[NodeUsage]:
     requested: dict[str, dict[str, int]] = {}
     for pod in cluster.pods():
         if pod.spec.node_name:
@@ -101,35 +97,13 @@ def _node_usage(cluster: InMemoryCluster) -> list[NodeUsage]:
 
 
 class Simulation:
-    """Schedule every pending pod of `cluster` with `profiles`; see the module docstring."""
+    """Run `scheduler` on its simulated `clock` until it settles; see the module docstring."""
 
-    def __init__(
-        self,
-        cluster: InMemoryCluster,
-        profiles: Sequence[EffectiveProfile],
-        registry: Registry,
-        *,
-        settings: SchedulerSettings | None = None,
-        seed: int = 0,
-        explain: bool = False,
-        metrics: SchedulerMetrics | None = None,
-        cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
-    ) -> None:
-        self.cluster = cluster
-        self.clock = SimulatedClock()
-        self.recorder = MemoryEventRecorder()
-        self.scheduler = Scheduler(
-            profiles,
-            registry,
-            cluster,
-            clock=self.clock,
-            recorder=self.recorder,
-            settings=settings,
-            seed=seed,
-            metrics=metrics,
-            explain=explain,
-            cycle_timeout=cycle_timeout,
-        )
+    def __init__(self, scheduler: Scheduler, clock: SimulatedClock) -> None:
+        self.scheduler = scheduler
+        self.cluster = scheduler.cluster
+        self.recorder = scheduler.recorder
+        self.clock = clock
         self.cycles = 0
 
     def run(self, progress: Progress | None = None) -> SimulationResult:
@@ -144,7 +118,9 @@ class Simulation:
         sched = self.scheduler
         queue = sched.queue
         while True:
+            sched.sync()
             sched.pump_bindings()
+            sched.sync()
             queue.flush_backoff_completed()
             entry = queue.pop()
             if entry is not None and (

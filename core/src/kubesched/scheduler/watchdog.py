@@ -1,13 +1,19 @@
 """A wall-clock limit on each scheduling or binding cycle, so a plugin that hangs fails
 that pod's cycle instead of stalling the scheduler.
 
-When the limit passes, `CycleTimeout` is raised in whatever code is running,
-which for a hung cycle is the plugin that hangs: the runtime turns it into an
-Error status naming that plugin, as for any plugin that raises. The limit
-uses SIGALRM: its handler is installed for a whole run (`session()`, which
-restores the previous handler after) and each cycle only arms and disarms
-the timer (`limit()`), about a microsecond. It applies on the main thread
-of a Unix process; elsewhere cycles run unlimited.
+When the limit passes, `CycleTimeout` is raised in the plugin code that is
+running, which for a hung cycle is the plugin that hangs: the runtime turns
+it into an Error status naming that plugin, as for any plugin that raises.
+Only plugin code is interrupted: when the time is up while kubesched's own
+code runs (the cache, the queue, the cluster applying a bind a plugin asked
+for), the alarm comes back a moment later, so that bookkeeping is never left
+half-done. `CycleTimeout` is a BaseException, so a plugin's `except Exception`
+does not swallow it.
+
+The limit uses SIGALRM: its handler is installed for a whole run (`session()`,
+which restores the previous handler after) and each cycle only arms and
+disarms the timer (`limit()`), about a microsecond. It applies on the main
+thread of a Unix process; elsewhere cycles run unlimited.
 """
 
 from __future__ import annotations
@@ -22,8 +28,34 @@ DEFAULT_CYCLE_TIMEOUT = 30.0
 """Seconds one cycle may take before the plugin running it is failed."""
 
 
-class CycleTimeout(Exception):
-    """A cycle ran past its wall-clock limit."""
+RETRY_SECONDS = 0.01
+"""How soon the alarm comes back when it went off in kubesched's own code."""
+
+
+class CycleTimeout(BaseException):
+    """A cycle ran past its wall-clock limit (a BaseException: plugins must not catch it)."""
+
+
+def _module(frame: FrameType) -> str:
+    return str(frame.f_globals.get("__name__", ""))
+
+
+def _is_core(module: str) -> bool:
+    return module == "kubesched" or module.startswith("kubesched.")
+
+
+def plugin_code_running(frame: FrameType | None) -> bool:
+    """Is the interrupted code a plugin's (or a library it called), not kubesched's own?
+
+    The innermost kubesched frame decides: the runtime calling into a plugin (or
+    no kubesched frame at all) means plugin code runs; any other kubesched code,
+    or kubesched code running itself, is bookkeeping that must finish.
+    """
+    if frame is None or _is_core(_module(frame)):
+        return False
+    while frame is not None and not _is_core(_module(frame)):
+        frame = frame.f_back
+    return frame is None or _module(frame).startswith("kubesched.framework.")
 
 
 class Watchdog:
@@ -34,6 +66,9 @@ class Watchdog:
         self._active = False
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
+        if not plugin_code_running(frame):
+            signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+            return
         raise CycleTimeout(f"the cycle exceeded its {self.seconds:g}s time limit")
 
     @contextmanager

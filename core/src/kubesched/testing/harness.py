@@ -26,7 +26,7 @@ from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.config import DEFAULT_SCHEDULER_NAME
 from kubesched.config.converter import StructureError
-from kubesched.config.plugin_args import args_type_of, structure_args
+from kubesched.config.plugin_args import structure_args
 from kubesched.errors import ConfigError, PluginError
 from kubesched.framework import hookspecs
 from kubesched.framework._cycle_state import CycleState
@@ -67,12 +67,12 @@ def _prebuilt(plugin: object) -> PluginFactory:
     return Prebuilt
 
 
-def _typed_args(name: str, factory: PluginFactory, args: Any) -> Any:
+def _typed_args(name: str, registry: Registry, args: Any) -> Any:
     """`args` as the plugin's args class, validated, the way the config layer does it."""
-    if args is None or args_type_of(factory) is None:
+    if args is None or registry.args_type(name) is None:
         return args
     try:
-        typed = structure_args(name, factory, args, "args")
+        typed = structure_args(name, registry, args, "args")
     except StructureError as exc:
         raise ConfigError(exc.errors) from None
     validate = getattr(typed, "validate", None)
@@ -123,7 +123,7 @@ class PluginHarness:
         registry = Registry()
         registry.register(self.name, factory)
         enabled = tuple(points) if points is not None else tuple(points_of(plugin))
-        plugin_args = {} if args is None else {self.name: _typed_args(self.name, factory, args)}
+        plugin_args = {} if args is None else {self.name: _typed_args(self.name, registry, args)}
         profile = EffectiveProfile(
             DEFAULT_SCHEDULER_NAME,
             plugins={point: (self.name,) for point in enabled},

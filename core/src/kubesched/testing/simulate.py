@@ -21,15 +21,18 @@ from kubesched.config import (
     API_VERSION,
     KIND,
     KubeSchedulerConfiguration,
-    default_config,
-    effective_profiles,
-    load_config,
-    parse_config,
 )
+from kubesched.framework import Registry, default_registry
 from kubesched.framework._interface import PluginFactory
-from kubesched.framework._registry import Registry, default_registry
+from kubesched.profile import (
+    Loaded,
+    build_simulation,
+    effective_profiles,
+    load_profiles,
+    parse_profiles,
+)
 from kubesched.scheduler.outcome import PodOutcome
-from kubesched.scheduler.scheduler import Scheduler, SchedulerSettings
+from kubesched.scheduler.scheduler import Scheduler
 from kubesched.scheduler.simulation import Simulation, SimulationResult
 
 ConfigSource: TypeAlias = (
@@ -54,14 +57,13 @@ class SimulationRun:
     `resume()` to schedule on from there.
     """
 
-    def __init__(self, simulation: Simulation, max_attempts: int | None) -> None:
+    def __init__(
+        self, simulation: Simulation, cluster: InMemoryCluster, max_attempts: int | None
+    ) -> None:
         self.simulation = simulation
+        self.cluster = cluster
         self.max_attempts = max_attempts
         self.result = self.resume()
-
-    @property
-    def cluster(self) -> InMemoryCluster:
-        return self.simulation.cluster
 
     @property
     def scheduler(self) -> Scheduler:
@@ -122,26 +124,17 @@ def simulate(
     SimulationLimitError after `max_attempts` attempts (None: never).
     """
     registry = _registry(plugins or {})
-    cfg = _configuration(config, registry)
-    settings = SchedulerSettings(
-        percentage_of_nodes_to_score=cfg.percentage_of_nodes_to_score,
-        pod_initial_backoff_seconds=float(cfg.pod_initial_backoff_seconds),
-        pod_max_backoff_seconds=float(cfg.pod_max_backoff_seconds),
+    cluster = InMemoryCluster(
+        nodes=nodes,
+        pods=pods,
+        priority_classes=priority_classes,
+        pod_disruption_budgets=pod_disruption_budgets,
     )
-    simulation = Simulation(
-        InMemoryCluster(
-            nodes=nodes,
-            pods=pods,
-            priority_classes=priority_classes,
-            pod_disruption_budgets=pod_disruption_budgets,
-        ),
-        effective_profiles(cfg, registry),
-        registry,
-        settings=settings,
-        seed=seed,
-        explain=explain,
+    cfg, profiles = _configuration(config, registry)
+    simulation = build_simulation(
+        cfg, registry, cluster, profiles=profiles, seed=seed, explain=explain
     )
-    return SimulationRun(simulation, max_attempts)
+    return SimulationRun(simulation, cluster, max_attempts)
 
 
 def _registry(plugins: Mapping[str, PluginFactory]) -> Registry:
@@ -157,12 +150,13 @@ def _registry(plugins: Mapping[str, PluginFactory]) -> Registry:
     return registry
 
 
-def _configuration(config: ConfigSource, registry: Registry) -> KubeSchedulerConfiguration:
+def _configuration(config: ConfigSource, registry: Registry) -> Loaded:
+    """The configuration and its profiles; ConfigError naming where it came from."""
     if config is None:
-        return default_config(registry)
+        return load_profiles(None, registry)
     if isinstance(config, KubeSchedulerConfiguration):
-        return config
+        return config, effective_profiles(config, registry)
     if isinstance(config, Mapping):
         document = {"apiVersion": API_VERSION, "kind": KIND, **config}
-        return parse_config(json.dumps(document), registry=registry, source="config")
-    return load_config(Path(config), registry=registry)
+        return parse_profiles(json.dumps(document), registry, source="config")
+    return load_profiles(Path(config), registry)

@@ -19,25 +19,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kubesched.config.defaults import UPSTREAM_DEFAULT_PLUGINS, WILDCARD
-from kubesched.config.types import KubeSchedulerProfile, Plugins
-from kubesched.errors import PluginError
-from kubesched.framework._interface import PluginFactory
+from kubesched.config import (
+    UPSTREAM_DEFAULT_PLUGINS,
+    KubeSchedulerConfiguration,
+    KubeSchedulerProfile,
+    Plugins,
+    prepare_config,
+)
+from kubesched.config.defaults import WILDCARD
+from kubesched.errors import ConfigError, PluginError
+from kubesched.framework import MAX_NODE_SCORE, MAX_TOTAL_SCORE, PluginFactory, Registry
 from kubesched.framework._points import CONSTRUCTION_ORDER, EXTENSION_POINTS, POINTS
 from kubesched.framework._profile import EffectiveProfile
-from kubesched.framework._registry import Registry, implements, install_hint
-from kubesched.framework._types import MAX_NODE_SCORE, MAX_TOTAL_SCORE
+from kubesched.framework._registry import implements, install_hint
 
 _UPSTREAM_NAMES = frozenset(p.name for p in UPSTREAM_DEFAULT_PLUGINS)
 
 
-def _plugin_type(point: str) -> str:
-    """Upstream's interface name for a point: "FilterPlugin"."""
-    return POINTS[point].plugin_type
+def _already_registered(at: str, name: str, point: str) -> str:
+    return f'{at}: plugin "{name}" already registered as "{POINTS[point].plugin_type}"'
 
 
 def _does_not_exist(point: str, name: str) -> str:
-    message = f'{_plugin_type(point)} "{name}" does not exist'
+    message = f'{POINTS[point].plugin_type} "{name}" does not exist'
     hint = install_hint(name)
     if hint is not None:
         message += f" (it is not installed; install it with: {hint})"
@@ -80,13 +84,10 @@ class _ProfileBuilder:
                 if plugin.name not in self.broken:
                     self.errors.append(f"{at}: {_does_not_exist(point, plugin.name)}")
             elif not implements(factory, point):
-                self.errors.append(
-                    f'{at}: plugin "{plugin.name}" does not extend {_plugin_type(point)} plugin'
-                )
+                kind = POINTS[point].plugin_type
+                self.errors.append(f'{at}: plugin "{plugin.name}" does not extend {kind} plugin')
             elif plugin.name in names:
-                self.errors.append(
-                    f'{at}: plugin "{plugin.name}" already registered as "{_plugin_type(point)}"'
-                )
+                self.errors.append(_already_registered(at, plugin.name, point))
             else:
                 names.append(plugin.name)
         return names
@@ -111,9 +112,7 @@ class _ProfileBuilder:
             if plugin.name in explicit:
                 overrides.add(plugin.name)
             elif plugin.name in multi:
-                self.errors.append(
-                    f'{at}: plugin "{plugin.name}" already registered as "{_plugin_type(point)}"'
-                )
+                self.errors.append(_already_registered(at, plugin.name, point))
             else:
                 multi.append(plugin.name)
         first = [n for n in explicit if n in overrides]
@@ -202,3 +201,24 @@ def _queue_sort_consistency(profiles: Sequence[EffectiveProfile]) -> list[str]:
                 f'"{profile.scheduler_name}"'
             )
     return errors
+
+
+def check_config(
+    cfg: KubeSchedulerConfiguration, registry: Registry
+) -> tuple[KubeSchedulerConfiguration, list[EffectiveProfile], list[str]]:
+    """A defaulted configuration's plugin args structured, upstream's validation, the profiles
+    built: the configuration with typed args, the effective profiles, and one
+    `<path>: <message>` line per problem."""
+    cfg, errors = prepare_config(cfg, registry)
+    profiles, build_errors = build_profiles(cfg.profiles, registry)
+    return cfg, profiles, errors + build_errors
+
+
+def effective_profiles(
+    cfg: KubeSchedulerConfiguration, registry: Registry
+) -> list[EffectiveProfile]:
+    """What each profile of a configuration runs; ConfigError listing every problem."""
+    _, profiles, errors = check_config(cfg, registry)
+    if errors:
+        raise ConfigError(errors)
+    return profiles

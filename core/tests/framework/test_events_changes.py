@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubesched.api import Node, Pod
-from kubesched.cluster.changes import event_label, node_changes, pod_changes
+from kubesched.framework._events import event_label, node_changes, pod_changes
 from kubesched.testing import make_node, make_pod
 
 

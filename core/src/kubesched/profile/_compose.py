@@ -1,0 +1,123 @@
+"""The composition root: a configuration and a cluster wired into a scheduler.
+
+The CLI, `kubesched.testing` and the benchmarks all build their schedulers
+here, so a configuration means the same thing wherever it is run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from kubesched.cluster import InMemoryCluster, MemoryEventRecorder
+from kubesched.config import KubeSchedulerConfiguration, apply_defaults, read_config, read_text
+from kubesched.errors import ConfigError
+from kubesched.framework import Clock, EventRecorder, Registry
+from kubesched.framework._profile import EffectiveProfile
+from kubesched.profile._build import check_config, effective_profiles
+from kubesched.scheduler import (
+    Scheduler,
+    SchedulerMetrics,
+    SchedulerSettings,
+    SimulatedClock,
+    Simulation,
+)
+from kubesched.scheduler.source import ClusterSource
+from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
+
+Loaded = tuple[KubeSchedulerConfiguration, list[EffectiveProfile]]
+"""A configuration and the effective profiles built from it."""
+
+
+def _profiles_of(cfg: KubeSchedulerConfiguration, registry: Registry, source: str | None) -> Loaded:
+    """A configuration as written, defaulted and checked as a whole: every problem at once."""
+    cfg, profiles, errors = check_config(apply_defaults(cfg, registry), registry)
+    if errors:
+        raise ConfigError(errors, file=source)
+    return cfg, profiles
+
+
+def load_profiles(path: str | Path | None, registry: Registry) -> Loaded:
+    """The configuration file at `path` (None: the defaults) and its effective profiles;
+    ConfigError naming the file and listing every problem."""
+    if path is None:
+        return _profiles_of(KubeSchedulerConfiguration(), registry, None)
+    return parse_profiles(read_text(path), registry, source=str(path))
+
+
+def parse_profiles(text: str, registry: Registry, *, source: str | None = None) -> Loaded:
+    """The configuration in `text` (YAML or JSON) and its effective profiles; ConfigError
+    (naming `source`) listing every problem."""
+    return _profiles_of(read_config(text, source=source), registry, source)
+
+
+def scheduler_settings(cfg: KubeSchedulerConfiguration) -> SchedulerSettings:
+    """The top-level settings of a configuration the scheduling loop uses."""
+    return SchedulerSettings(
+        percentage_of_nodes_to_score=cfg.percentage_of_nodes_to_score,
+        pod_initial_backoff_seconds=float(cfg.pod_initial_backoff_seconds),
+        pod_max_backoff_seconds=float(cfg.pod_max_backoff_seconds),
+    )
+
+
+def build_scheduler(
+    cfg: KubeSchedulerConfiguration | None,
+    registry: Registry,
+    cluster: ClusterSource,
+    *,
+    clock: Clock,
+    recorder: EventRecorder,
+    profiles: Sequence[EffectiveProfile] | None = None,
+    seed: int = 0,
+    explain: bool = False,
+    metrics: SchedulerMetrics | None = None,
+    cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
+) -> Scheduler:
+    """A scheduler running `cfg`'s profiles (`profiles` when already built) against `cluster`;
+    ConfigError when the configuration cannot run. Without `cfg`, `profiles` run with the
+    default top-level settings."""
+    if profiles is None:
+        if cfg is None:
+            raise ValueError("build_scheduler needs a configuration or profiles")
+        profiles = effective_profiles(cfg, registry)
+    return Scheduler(
+        profiles,
+        registry,
+        cluster,
+        clock=clock,
+        recorder=recorder,
+        settings=scheduler_settings(cfg) if cfg is not None else SchedulerSettings(),
+        seed=seed,
+        metrics=metrics,
+        explain=explain,
+        cycle_timeout=cycle_timeout,
+    )
+
+
+def build_simulation(
+    cfg: KubeSchedulerConfiguration | None,
+    registry: Registry,
+    cluster: InMemoryCluster,
+    *,
+    profiles: Sequence[EffectiveProfile] | None = None,
+    seed: int = 0,
+    explain: bool = False,
+    metrics: SchedulerMetrics | None = None,
+    cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
+) -> Simulation:
+    """A simulation of `cfg` (or of `profiles`) on the in-memory `cluster`, on a simulated
+    clock."""
+    clock = SimulatedClock()
+    scheduler = build_scheduler(
+        cfg,
+        registry,
+        cluster,
+        clock=clock,
+        recorder=MemoryEventRecorder(),
+        profiles=profiles,
+        seed=seed,
+        explain=explain,
+        metrics=metrics,
+        cycle_timeout=cycle_timeout,
+    )
+    return Simulation(scheduler, clock)

@@ -1,0 +1,128 @@
+"""Cluster changes -> cache, queue and cluster events (upstream's eventhandlers.go).
+
+The cluster hands over plain (old, new) object changes; between cycles the
+scheduler takes them (`sync`) and each is applied here: nodes and bound pods
+to the cache, pending pods of our profiles to the queue, and every change
+translated into the cluster events plugins registered for, so the queue can
+move the pods they may help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kubesched.api import Node, Pod
+from kubesched.framework._events import (
+    ASSIGNED_POD_ADD,
+    ASSIGNED_POD_DELETE,
+    NODE_ADD,
+    NODE_DELETE,
+    node_changes,
+    pod_changes,
+)
+from kubesched.framework._runtime import Framework
+from kubesched.scheduler.cache import Cache
+from kubesched.scheduler.queue import SchedulingQueue
+from kubesched.scheduler.source import ClusterSource
+
+
+class EventHandlers:
+    """Applies cluster changes to the scheduler's cache and queue."""
+
+    cluster: ClusterSource
+    cache: Cache
+    queue: SchedulingQueue
+    frameworks: Mapping[str, Framework]
+    cluster_version: int
+    """Bumped by every change that may let an unschedulable pod fit."""
+
+    def responsible_for(self, pod: Pod) -> bool:
+        return pod.spec.scheduler_name in self.frameworks
+
+    def sync(self) -> int:
+        """Apply every change the cluster has recorded since the last sync; how many."""
+        changes = self.cluster.take_changes()
+        for old, new in changes:
+            self.handle_change(old, new)
+        return len(changes)
+
+    def handle_change(self, old: Any, new: Any) -> None:
+        """Apply one object change; kinds the scheduler does not follow are ignored."""
+        obj = new if new is not None else old
+        if isinstance(obj, Node):
+            self.cluster_version += 1
+            self._node_changed(old, new)
+        elif isinstance(obj, Pod):
+            if (new or old).spec.node_name:
+                self.cluster_version += 1
+                self._assigned_pod_changed(old, new)
+            elif self.responsible_for(obj):
+                self._unscheduled_pod_changed(old, new)
+
+    # -- nodes -----------------------------------------------------------------------
+
+    def _node_changed(self, old: Node | None, new: Node | None) -> None:
+        if old is None:
+            assert new is not None
+            self.cache.add_node(new)
+            self.queue.move_all_to_active_or_backoff(NODE_ADD, None, new)
+        elif new is None:
+            self.queue.move_all_to_active_or_backoff(NODE_DELETE, old, None)
+            self.cache.remove_node(old)
+        else:
+            self.cache.update_node(old, new)
+            for event in node_changes(old, new):
+                self.queue.move_all_to_active_or_backoff(event, old, new)
+
+    # -- bound pods ------------------------------------------------------------------
+
+    def _assigned_pod_changed(self, old: Pod | None, new: Pod | None) -> None:
+        if new is None:
+            assert old is not None
+            self.cache.remove_pod(old)
+            self.queue.move_all_to_active_or_backoff(ASSIGNED_POD_DELETE, old, None)
+        elif old is None or not old.spec.node_name:
+            self.cache.add_pod(new)
+            if old is not None and self.responsible_for(old):
+                self.queue.delete(old)
+            self.queue.move_all_to_active_or_backoff(ASSIGNED_POD_ADD, None, new)
+        else:
+            self.cache.update_pod(old, new)
+            for event in pod_changes(old, new):
+                self.queue.move_all_to_active_or_backoff(event, old, new)
+
+    # -- pending pods ----------------------------------------------------------------
+
+    def _unscheduled_pod_changed(self, old: Pod | None, new: Pod | None) -> None:
+        if old is None:
+            assert new is not None
+            self.queue.add(new)
+        elif new is None:
+            self.cluster_version += 1
+            self.queue.delete(old)
+            if self.cache.is_assumed(old):
+                self._assumed_pod_deleted(old)
+            elif old.status.nominated_node_name:
+                self._pod_left_node(old)
+        elif not self.cache.is_assumed(new):
+            self.queue.update(old, new, pod_changes(old, new))
+            previous = old.status.nominated_node_name
+            if previous and previous != new.status.nominated_node_name:
+                self._pod_left_node(old)
+
+    def _pod_left_node(self, pod: Pod) -> None:
+        """A nominated pod no longer holds its node: lower or equal priority pods may fit."""
+        priority = pod.priority
+        self.queue.move_all_to_active_or_backoff(
+            ASSIGNED_POD_DELETE, pod, None, lambda p: p.priority <= priority
+        )
+
+    def _assumed_pod_deleted(self, pod: Pod) -> None:
+        assumed = self.cache.get_pod(pod)
+        if assumed is None:
+            return
+        fw = self.frameworks[assumed.spec.scheduler_name]
+        if not fw.reject_waiting_pod(assumed.uid):
+            self.cache.forget_pod(assumed)
+        self.queue.move_all_to_active_or_backoff(ASSIGNED_POD_DELETE, assumed, None)

@@ -1,0 +1,34 @@
+"""`--explain`: every node's Filter outcome and each Score plugin's scores for one attempt."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kubesched.framework._diagnosis import FitError
+from kubesched.scheduler.algorithm import ScheduleResult
+from kubesched.scheduler.outcome import NodeExplanation, PodOutcome
+from kubesched.scheduler.snapshot import Snapshot
+
+
+def explain_failure(snapshot: Snapshot, outcome: PodOutcome, err: FitError) -> None:
+    """Each node's status in a failed attempt (every node, when PreFilter rejected the pod)."""
+    d = err.diagnosis
+    names: Iterable[str] = snapshot.node_table.names if d.pre_filter_msg else d.node_to_status
+    outcome.nodes = {
+        name: NodeExplanation(d.node_to_status.get(name, d.absent_nodes_status)) for name in names
+    }
+
+
+def explain_result(snapshot: Snapshot, outcome: PodOutcome, result: ScheduleResult) -> None:
+    """The rejected nodes' statuses and the feasible nodes' scores, in snapshot order."""
+    nodes = {name: NodeExplanation(status) for name, status in result.filter_statuses.items()}
+    names = snapshot.node_table.names
+    for i, row in enumerate(result.feasible_rows.tolist()):
+        node = nodes[names[row]] = NodeExplanation()
+        if result.scores is not None:
+            node.total = int(result.scores.totals[i])
+            node.scores = {
+                plugin: (int(normalized[i]), int(weighted[i]))
+                for plugin, (normalized, weighted) in result.scores.plugins.items()
+            }
+    outcome.nodes = {name: nodes[name] for name in names if name in nodes}

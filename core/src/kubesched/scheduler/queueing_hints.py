@@ -1,0 +1,91 @@
+"""Queueing hints: which cluster events may make a rejected pod schedulable again.
+
+Each profile's plugins register the events that may help the pods they
+reject (EnqueueExtensions), each with an optional hint function. When an
+event happens, the hints of the plugins that rejected a pod decide whether
+to move it, and how (upstream's isPodWorthRequeuing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from attrs import frozen
+
+from kubesched.api import Pod
+from kubesched.framework._events import ClusterEvent, ClusterEventWithHint, QueueingHint
+from kubesched.framework._plugin_calls import PluginCall
+from kubesched.scheduler.entry import QueueEntry
+
+SKIP, AFTER_BACKOFF, IMMEDIATELY = 0, 1, 2
+"""Queueing strategies: stay, requeue after backoff, requeue to activeQ now."""
+
+
+@frozen
+class _Registration:
+    event: ClusterEvent
+    plugin: str
+    hint: PluginCall | None
+
+
+class QueueingHints:
+    """Every profile's registered events, asked when a cluster event happens."""
+
+    def __init__(self, events: Mapping[str, Mapping[str, list[ClusterEventWithHint]]]) -> None:
+        """`events`: profile name -> plugin -> the events it registered."""
+        self._registrations: dict[str, list[_Registration]] = {
+            profile: [
+                _Registration(
+                    ev.event,
+                    plugin,
+                    None if ev.hint is None else PluginCall(plugin, "queueing_hint", ev.hint),
+                )
+                for plugin, registered in by_plugin.items()
+                for ev in registered
+            ]
+            for profile, by_plugin in events.items()
+        }
+        self._interest: dict[ClusterEvent, bool] = {}
+
+    def of_interest(self, event: ClusterEvent) -> bool:
+        """Did any plugin of any profile register an event matching this one?"""
+        known = self._interest.get(event)
+        if known is None:
+            known = self._interest[event] = event.is_wildcard() or any(
+                reg.event.matches(event) for regs in self._registrations.values() for reg in regs
+            )
+        return known
+
+    def worth_requeuing(self, entry: QueueEntry, event: ClusterEvent, old: Any, new: Any) -> int:
+        """Upstream's isPodWorthRequeuing: ask the hints of the plugins that rejected the pod."""
+        if not entry.rejected():
+            return AFTER_BACKOFF
+        rejectors = entry.unschedulable_plugins | entry.pending_plugins
+        if event.is_wildcard():
+            if new is not None and (not isinstance(new, Pod) or new.uid != entry.uid):
+                return SKIP
+            return AFTER_BACKOFF
+        registrations = self._registrations.get(entry.pod.spec.scheduler_name)
+        if registrations is None:
+            return AFTER_BACKOFF
+        strategy = SKIP
+        for reg in registrations:
+            if reg.plugin not in rejectors or not reg.event.matches(event):
+                continue
+            # A hint that fails (returns an error Status) must not strand the pod: Queue.
+            if reg.hint is not None and reg.hint(entry.pod, old, new) is QueueingHint.QUEUE_SKIP:
+                continue
+            if reg.plugin in entry.pending_plugins:
+                return IMMEDIATELY
+            if not entry.pending_plugins:
+                return AFTER_BACKOFF
+            strategy = AFTER_BACKOFF
+        return strategy
+
+    def gating_plugin_interested(self, entry: QueueEntry, event: ClusterEvent) -> bool:
+        """Did the plugin gating this pod at PreEnqueue register this event?"""
+        registrations = self._registrations.get(entry.pod.spec.scheduler_name, [])
+        return any(
+            reg.plugin == entry.gating_plugin and reg.event.matches(event) for reg in registrations
+        )
