@@ -21,15 +21,24 @@ from kubesched.api import CPU, MEMORY, PODS, Pod
 from kubesched.api._requests import pod_requests
 from kubesched.scheduler.backoff import BACKOFF_ORDERING_WINDOW
 from kubesched.scheduler.clock import SimulatedClock
-from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
+from kubesched.scheduler.outcome import (
+    DELETED,
+    ERROR,
+    PREEMPTED,
+    SCHEDULED,
+    STATUSES,
+    UNSCHEDULABLE,
+    PodOutcome,
+)
 from kubesched.scheduler.queue import UNSCHEDULABLE_FLUSH_PERIOD
 from kubesched.scheduler.scheduler import Scheduler
 from kubesched.scheduler.source import ClusterSource
 
-MAX_ATTEMPTS_PER_POD = 100
-"""A pod is not tried again after this many attempts: a guard against plugins that requeue a
+DEFAULT_MAX_ATTEMPTS = 20
+"""A pod is not tried again after this many attempts (`--max-attempts`): kube-scheduler would
+retry a pod that keeps failing with an error forever, on backoff, and a plugin may requeue a
 pod forever (say, a rejection message that changes every time, so every failure updates the
-pod, and that update requeues it); its last outcome stands."""
+pod, and that update requeues it). The pod's last outcome stands and says so."""
 
 Progress = Callable[[int, int], None]
 """(pods decided so far, pending pods) after every scheduling attempt."""
@@ -57,6 +66,8 @@ class Summary:
     errors: int
     other_schedulers: int
     nodes: list[NodeUsage]
+    preempted: int = 0
+    deleted: int = 0
 
 
 @frozen
@@ -99,11 +110,18 @@ def _node_usage(cluster: ClusterSource) -> list[NodeUsage]:
 class Simulation:
     """Run `scheduler` on its simulated `clock` until it settles; see the module docstring."""
 
-    def __init__(self, scheduler: Scheduler, clock: SimulatedClock) -> None:
+    def __init__(
+        self,
+        scheduler: Scheduler,
+        clock: SimulatedClock,
+        *,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    ) -> None:
         self.scheduler = scheduler
         self.cluster = scheduler.cluster
         self.recorder = scheduler.recorder
         self.clock = clock
+        self.max_attempts = max_attempts
         self.cycles = 0
 
     def run(self, progress: Progress | None = None) -> SimulationResult:
@@ -111,7 +129,7 @@ class Simulation:
         pending = sum(1 for p in self.cluster.pods() if not p.spec.node_name)
         with sched.watchdog.session():
             self._loop(progress, pending)
-        return self._result()
+            return self._result()
 
     def _loop(self, progress: Progress | None, pending: int) -> None:
         """Schedule until nothing can change any more."""
@@ -123,9 +141,7 @@ class Simulation:
             sched.sync()
             queue.flush_backoff_completed()
             entry = queue.pop()
-            if entry is not None and (
-                entry.attempts > MAX_ATTEMPTS_PER_POD or entry.uid in sched.timed_out
-            ):
+            if entry is not None and self._give_up(entry.uid, entry.attempts):
                 queue.done(entry.uid)
                 continue
             if entry is not None:
@@ -136,6 +152,19 @@ class Simulation:
                 continue
             if not self._advance_clock():
                 break
+
+    def _give_up(self, uid: str, attempts: int) -> bool:
+        """Should the simulation stop retrying this pod? Say why on its outcome."""
+        outcome = self.scheduler.outcomes.get(uid)
+        if uid in self.scheduler.timed_out:
+            reason = "its cycle ran past --cycle-timeout"
+        elif attempts > self.max_attempts:
+            reason = f"tried {self.max_attempts} times (--max-attempts)"
+        else:
+            return False
+        if outcome is not None:
+            outcome.stopped = reason
+        return True
 
     def _stale(self, pod: Pod) -> bool:
         """Did the cluster change since this pod last failed?"""
@@ -149,9 +178,9 @@ class Simulation:
         deadline = sched.next_permit_deadline()
         if deadline is not None:
             moments.append(deadline)
-        for entry in queue.backoff.errored():
+        for entry in queue.backoff.errored():  # errors are retried on backoff, as upstream
             expiry = queue.backoff.expiry(entry)
-            if expiry is not None and self._stale(entry.pod):
+            if expiry is not None:
                 moments.append(expiry + BACKOFF_ORDERING_WINDOW)
         for entry in queue.unschedulable_entries():
             if not entry.gated and self._stale(entry.pod):
@@ -188,7 +217,7 @@ class Simulation:
         others = sum(
             1 for p in self.cluster.pods() if not p.spec.node_name and not sched.responsible_for(p)
         )
-        counts = {SCHEDULED: 0, UNSCHEDULABLE: 0, ERROR: 0}
+        counts = dict.fromkeys(STATUSES, 0)
         for outcome in outcomes:
             counts[outcome.status] += 1
         summary = Summary(
@@ -197,5 +226,7 @@ class Simulation:
             counts[ERROR],
             others,
             _node_usage(self.cluster),
+            preempted=counts[PREEMPTED],
+            deleted=counts[DELETED],
         )
         return SimulationResult(outcomes, summary, self.clock.now(), self.cycles)
