@@ -12,6 +12,16 @@ field path) so the CLI prints one line and exits non-zero, never a traceback.
 
 from __future__ import annotations
 
+MAX_MESSAGE = 500
+"""Characters of a message a user is shown at most: no input floods a terminal."""
+
+
+def cut_message(text: str) -> str:
+    """`text`, or its start and how much was left out."""
+    if len(text) <= MAX_MESSAGE:
+        return text
+    return f"{text[:MAX_MESSAGE]}... ({len(text) - MAX_MESSAGE} more characters)"
+
 
 class KubeschedError(Exception):
     """Base class of every error kubesched reports to a user."""
@@ -29,7 +39,7 @@ class InputError(KubeschedError):
         obj: str | None = None,
         field: str | None = None,
     ) -> None:
-        self.message = message
+        self.message = cut_message(message)
         self.file = file
         self.document = document
         self.obj = obj
@@ -58,10 +68,10 @@ class ConfigError(KubeschedError):
     """A configuration that does not load or validate; `errors` holds one line per problem."""
 
     def __init__(self, errors: list[str], *, file: str | None = None) -> None:
-        self.errors = errors
+        self.errors = [cut_message(e) for e in errors]
         self.file = file
         prefix = f"{file}: " if file else ""
-        super().__init__("\n".join(prefix + e for e in errors))
+        super().__init__("\n".join(prefix + e for e in self.errors))
 
 
 class PluginError(KubeschedError):

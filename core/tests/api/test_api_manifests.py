@@ -26,6 +26,10 @@ EXAMPLE = Path(__file__).parents[3] / "examples" / "kubectl-get-nodes-pods.yaml"
 KI, MI, GI = 1024, 1024**2, 1024**3
 
 
+POD_HEAD = "apiVersion: v1\nkind: Pod\n"
+CONTAINERS = "spec: {containers: [{name: c}]}\n"
+
+
 def utc(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
 
@@ -226,9 +230,9 @@ def test_directory_is_read_recursively_in_sorted_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "kind: Node\nmetadata: {name: n1}\n",
-        '{"kind": "Node", "metadata": {"name": "n1"}}',
-        "{kind: Node, metadata: {name: n1}}",
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n",
+        '{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}}',
+        "{apiVersion: v1, kind: Node, metadata: {name: n1}}",
     ],
 )
 def test_stdin_yaml_or_json(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
@@ -254,14 +258,14 @@ def test_broken_yaml_names_file_document_and_line() -> None:
     assert (error.file, error.document) == (str(DATA / "broken.yaml"), 1)
     assert str(
         error
-    ) == f"{DATA / 'broken.yaml'}: document 1: invalid YAML at line 10, column 2: " + (
-        "did not find expected key"
+    ) == f"{DATA / 'broken.yaml'}: document 1: line 10, column 2: invalid YAML: " + (
+        "while parsing a block mapping did not find expected key"
     )
 
 
 def test_broken_json_names_the_line() -> None:
     error = error_line(DATA / "broken.json")
-    assert error.message.startswith("invalid JSON at line 2, column 27: ")
+    assert error.message.startswith("line 2, column 27: invalid JSON: ")
     assert error.document == 0
 
 
@@ -293,7 +297,8 @@ def test_missing_name_names_the_item() -> None:
 def test_duplicates_are_refused(tmp_path: Path) -> None:
     manifest = tmp_path / "dup.yaml"
     manifest.write_text(
-        "kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: a, namespace: default}\n"
+        f"{POD_HEAD}metadata: {{name: a}}\n{CONTAINERS}---\n"
+        f"{POD_HEAD}metadata: {{name: a, namespace: default}}\n{CONTAINERS}"
     )
     error = error_line(manifest)
     assert str(error) == (
@@ -301,7 +306,8 @@ def test_duplicates_are_refused(tmp_path: Path) -> None:
     )
     other_namespace = tmp_path / "ok.yaml"
     other_namespace.write_text(
-        "kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: a, namespace: x}\n"
+        f"{POD_HEAD}metadata: {{name: a}}\n{CONTAINERS}---\n"
+        f"{POD_HEAD}metadata: {{name: a, namespace: x}}\n{CONTAINERS}"
     )
     assert len(load_manifests(other_namespace).pods) == 2
 
@@ -314,7 +320,7 @@ def test_duplicates_are_refused(tmp_path: Path) -> None:
         ("kind: List\nitems: {a: 1}\n",
          "document 0: field items: expected a list of objects in List"),
         ("kind: List\nitems: [3]\n", "document 0: field items[0]: expected an object"),
-        ("kind: Pod\nmetadata: {name: a}\nspec: 3\n",
+        ("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: 3\n",
          "document 0: Pod default/a: field spec: expected an object, got a number (3)"),
     ],
 )  # fmt: skip

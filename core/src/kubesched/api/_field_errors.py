@@ -78,9 +78,24 @@ class Shown:
     text: str
 
 
+MAX_SHOWN = 200
+"""Characters of a bad value a message shows at most."""
+
+
+def cut(text: str, limit: int = MAX_SHOWN) -> str:
+    """`text`, or its start and how much was left out when it is longer than `limit`."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
 def go_value(value: object) -> str:
     """A bad value as upstream prints it in a field error (a nil value as the string
-    "null", quotes included)."""
+    "null", quotes included), cut to `MAX_SHOWN` characters."""
+    return cut(_go_value(value))
+
+
+def _go_value(value: object) -> str:
     if value is None:
         return go_quote("null")
     if isinstance(value, bool):

@@ -18,13 +18,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
 from attrs import evolve, field, frozen
 
 from kubesched.api._converter import structure
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
+from kubesched.api._text import TextError, parse_json, parse_yaml
+from kubesched.api._validation import api_version_error, object_errors
 from kubesched.errors import InputError
 
 STDIN = "-"
@@ -63,21 +64,22 @@ class ClusterObjects:
     """One line per skipped object: file, document, kind and name."""
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML (libyaml when present) that keeps timestamps as strings, as Kubernetes'
-    YAML-to-JSON step does."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+def _read_stdin() -> str:
+    """Standard input as UTF-8 text, whatever the locale's encoding."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # replaced by a text stream
+        return sys.stdin.read()
+    try:
+        return str(buffer.read().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise InputError(f"cannot read: {problem}", file="<stdin>") from None
 
 
 def _sources(source: str | Path) -> Iterator[tuple[str, str]]:
     """(name, text) of every manifest file the source stands for."""
     if source == STDIN:
-        yield "<stdin>", sys.stdin.read()
+        yield "<stdin>", _read_stdin()
         return
     path = Path(source)
     if path.is_dir():
@@ -98,31 +100,26 @@ def _documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
 
     `*.json` files are JSON; other text that opens with `{` is tried as JSON
     first (far faster than YAML for `kubectl get -o json` output) and read as
-    YAML when it is not JSON.
+    YAML when it is not JSON. A duplicate field is an error, as upstream's
+    strict decoding says.
     """
-    if name.endswith(".json") or text.lstrip().startswith("{"):
-        try:
-            yield 0, json.loads(text)
-            return
-        except json.JSONDecodeError as exc:
-            if name.endswith(".json"):
-                message = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-                raise InputError(message, file=name, document=0) from None
-    parsed = 0
     try:
-        for document in yaml.load_all(text, Loader=_Loader):
-            if document is not None:
-                yield parsed, document
-            parsed += 1
-    except yaml.YAMLError as exc:
-        raise InputError(_yaml_problem(exc), file=name, document=parsed) from None
-
-
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-    return f"invalid YAML{where}: {problem}"
+        if name.endswith(".json") or text.lstrip().startswith("{"):
+            try:
+                yield 0, parse_json(text)
+                return
+            except TextError:
+                if name.endswith(".json"):
+                    raise
+        for index, document, problems in parse_yaml(text):
+            if document is None:
+                continue
+            if problems:
+                field, _, message = problems[0].partition(": ")
+                raise InputError(message, file=name, document=index, field=field)
+            yield index, document
+    except TextError as exc:
+        raise InputError(exc.message, file=name, document=exc.document) from None
 
 
 @frozen
@@ -185,12 +182,17 @@ def _label(kind: str, namespace: str, name: str, where: str) -> str:
 
 
 def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> ManifestObject:
+    """The object, checked as an API server would check it before storing it."""
     try:
-        return structure(raw, _KINDS[kind])
+        obj = structure(raw, _KINDS[kind])
     except InputError as exc:
         raise type(exc)(
             exc.message, file=place.file, document=place.document, obj=label, field=exc.field
         ) from None
+    problem = next(object_errors(obj), None)
+    if problem is not None:
+        raise place.error(problem.body, obj=label, field=problem.path)
+    return obj
 
 
 def load_manifests(source: str | Path) -> ClusterObjects:
@@ -199,6 +201,7 @@ def load_manifests(source: str | Path) -> ClusterObjects:
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
     first_seen: dict[tuple[str, str, str], _Place] = {}
+    bound: list[tuple[str, str, _Place]] = []
     for file, text in _sources(source):
         for index, document in _documents(file, text):
             place = _Place(file, index)
@@ -212,8 +215,17 @@ def load_manifests(source: str | Path) -> ClusterObjects:
                 if kind not in _KINDS:
                     warnings.append(f"{file}: document {index}: skipped {label} ({_READS})")
                     continue
+                version = api_version_error(kind, raw.get("apiVersion"), in_list=bool(where))
+                if version is not None:
+                    raise place.error(version.body, obj=label, field=f"{where}apiVersion")
                 if not name:
-                    raise place.error("missing name", obj=label, field="metadata.name")
+                    given = (raw.get("metadata") or {}).get("name")
+                    problem = (
+                        "missing name"
+                        if given in (None, "")
+                        else (f"must be a string, got {json.dumps(given)[:60]}")
+                    )
+                    raise place.error(problem, obj=label, field="metadata.name")
                 first = first_seen.setdefault((kind, namespace, name), place)
                 if first is not place:
                     where_first = f"{first.file} document {first.document}"
@@ -223,6 +235,15 @@ def load_manifests(source: str | Path) -> ClusterObjects:
                 found[kind].append(
                     evolve(obj, metadata=evolve(obj.metadata, namespace=namespace, uid=uid))
                 )
+                if isinstance(obj, Pod) and obj.spec.node_name:
+                    bound.append((label, obj.spec.node_name, place))
+    nodes = {node.metadata.name for node in found["Node"]}
+    warnings += [
+        f"{place.file}: document {place.document}: {label} runs on node {node}, which the "
+        "input does not have; it takes no node's resources"
+        for label, node, place in bound
+        if node not in nodes
+    ]
     return ClusterObjects(
         nodes=found["Node"],
         pods=found["Pod"],

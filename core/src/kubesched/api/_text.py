@@ -1,0 +1,183 @@
+"""YAML and JSON text to plain data, strictly and within bounds.
+
+Both manifests and configurations are read here. Duplicate mapping keys are
+reported with their path (upstream's strict decoding); timestamps stay
+strings, as Kubernetes' YAML-to-JSON step leaves them; and no input can hang
+or exhaust the process: nesting deeper than `MAX_DEPTH` levels, or aliases
+that expand a document to more than `MAX_EXPANSION` times the values it
+spells out (a "billion laughs"), stop with one line, as upstream's decoders
+stop.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import yaml
+
+MAX_DEPTH = 100
+"""Nesting levels a document may have (Kubernetes objects need about 20)."""
+MAX_EXPANSION = 10
+"""Values a document may build per value its text spells out, through YAML aliases."""
+_SMALL = 10_000
+"""Documents that build fewer values than this are never too expanded."""
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
+_BRACKETS = b"[]{}"
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in _BRACKETS)
+
+
+class TextError(Exception):
+    """Text that is not data within bounds; `document` is the 0-based index it stopped at."""
+
+    def __init__(self, message: str, document: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.document = document
+
+
+_RESOLVERS = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe YAML without the timestamp resolver, in Python: exact error positions, for the
+    small documents configurations are."""
+
+    yaml_implicit_resolvers = _RESOLVERS
+
+
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The same with libyaml's parser when present, for manifests of whole clusters."""
+
+    yaml_implicit_resolvers = _RESOLVERS
+
+
+def bracket_depth(text: str) -> int:
+    """How deep `[`/`{` nest in `text`, strings included (an upper bound on flow nesting)."""
+    brackets = np.frombuffer(
+        text.encode("utf-8", "replace").translate(None, _NOT_BRACKETS), np.uint8
+    )
+    if not len(brackets):
+        return 0
+    steps = np.where((brackets == 0x5B) | (brackets == 0x7B), 1, -1)
+    return int(np.cumsum(steps).max())
+
+
+def _check_depth(text: str) -> None:
+    """Refuse deep flow nesting before a parser recurses into it (libyaml's C composer
+    would overflow its stack)."""
+    if bracket_depth(text) > MAX_DEPTH:
+        raise TextError(f"nested deeper than {MAX_DEPTH} levels")
+
+
+def parse_json(text: str) -> Any:
+    """One JSON document."""
+    _check_depth(text)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise TextError(f"{where}: invalid JSON: {exc.msg}") from None
+
+
+def parse_yaml_document(text: str) -> tuple[Any, list[str]]:
+    """The one YAML document of `text` (None when empty) and its duplicate-field problems."""
+    _check_depth(text)
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+        if node is None:
+            return None, []
+        builder = _Builder()
+        return builder.build(node, "", 0), builder.problems
+    except yaml.YAMLError as exc:
+        raise TextError(_yaml_problem(exc)) from None
+
+
+def parse_yaml(text: str) -> Iterator[tuple[int, Any, list[str]]]:
+    """Every YAML document: (index, data or None when empty, duplicate-field problems)."""
+    _check_depth(text)
+    index = 0
+    try:
+        for node in yaml.compose_all(text, Loader=_FastLoader):
+            if node is not None:
+                builder = _Builder()
+                data = builder.build(node, "", 0)
+                yield index, data, builder.problems
+            index += 1
+    except yaml.YAMLError as exc:
+        raise TextError(_yaml_problem(exc), index) from None
+    except TextError as exc:
+        raise TextError(exc.message, index) from None
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """`line L, column C: invalid YAML: <what>`, as a parser's error says it."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+    parts = [getattr(exc, "context", None), getattr(exc, "problem", None)]
+    what = " ".join(p for p in parts if p) or str(exc)
+    return f"{where}invalid YAML: {what}"
+
+
+class _Builder:
+    """Plain data from a composed YAML document, counting what aliases expand to."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self._constructor = _Loader("")
+        self._seen: set[int] = set()
+        self._built = 0
+
+    def build(self, node: yaml.Node, path: str, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise TextError(f"nested deeper than {MAX_DEPTH} levels")
+        self._seen.add(id(node))
+        self._built += 1
+        if self._built > _SMALL and self._built > MAX_EXPANSION * len(self._seen):
+            raise TextError(
+                f"YAML aliases expand the document beyond {MAX_EXPANSION} times its size"
+            )
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path, depth)
+        if isinstance(node, yaml.SequenceNode):
+            return [
+                self.build(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(node.value)
+            ]
+        return self._constructor.construct_object(node)
+
+    def _mapping(self, node: yaml.MappingNode, path: str, depth: int) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                self._merge_into(merged, value_node, path, depth)
+                continue
+            key = str(self._constructor.construct_object(key_node))
+            where = f"{path}.{key}" if path else key
+            if key in result:
+                self.problems.append(
+                    f"{where}: duplicate field (line {key_node.start_mark.line + 1})"
+                )
+                continue
+            result[key] = self.build(value_node, where, depth + 1)
+        return {**merged, **result} if merged else result
+
+    def _merge_into(self, merged: dict[str, Any], node: yaml.Node, path: str, depth: int) -> None:
+        """`<<: *base` or `<<: [*a, *b]`: earlier sources win; the mapping's own keys win."""
+        sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        for source in sources:
+            data = self.build(source, path, depth + 1)
+            if not isinstance(data, dict):
+                line = source.start_mark.line + 1
+                self.problems.append(
+                    f"{path or '<root>'}: a merge key needs a mapping (line {line})"
+                )
+                continue
+            for key, value in data.items():
+                merged.setdefault(key, value)
