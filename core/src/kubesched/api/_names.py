@@ -21,6 +21,7 @@ DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + r"(\." + DNS1123_LABEL_FMT + ")*"
 QUALIFIED_NAME_MAX_LENGTH = 63
 LABEL_VALUE_MAX_LENGTH = 63
 DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+DNS1123_LABEL_MAX_LENGTH = 63
 
 EMPTY_ERROR = "must be non-empty"
 
@@ -33,6 +34,10 @@ _LABEL_VALUE_MSG = (
     "a valid label must be an empty string or consist of alphanumeric characters, "
     "'-', '_' or '.', and must start and end with an alphanumeric character"
 )
+_DNS1123_LABEL_MSG = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character"
+)
 _DNS1123_SUBDOMAIN_MSG = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
     "'-' or '.', and must start and end with an alphanumeric character"
@@ -41,6 +46,7 @@ _DNS1123_SUBDOMAIN_MSG = (
 _QUALIFIED_NAME_RE = re.compile(QUALIFIED_NAME_FMT)
 _LABEL_VALUE_RE = re.compile(LABEL_VALUE_FMT)
 _DNS1123_SUBDOMAIN_RE = re.compile(DNS1123_SUBDOMAIN_FMT)
+_DNS1123_LABEL_RE = re.compile(DNS1123_LABEL_FMT)
 
 
 def max_len_error(length: int) -> str:
@@ -67,6 +73,16 @@ def dns1123_subdomain_errors(value: str) -> list[str]:
         errors.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
     if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errors.append(regex_error(_DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errors
+
+
+def dns1123_label_errors(value: str) -> list[str]:
+    """Why `value` is not a lowercase RFC 1123 label (IsDNS1123Label), as a namespace must be."""
+    errors = []
+    if _byte_length(value) > DNS1123_LABEL_MAX_LENGTH:
+        errors.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if not _DNS1123_LABEL_RE.fullmatch(value):
+        errors.append(regex_error(_DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
     return errors
 
 
