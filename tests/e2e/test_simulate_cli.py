@@ -142,7 +142,7 @@ def test_broken_manifest_exits_2_with_one_line_and_writes_nothing(
     code, out, err = failing(capsys, cluster, "--metrics", str(metrics))
     assert (code, out) == (2, "")
     assert len(err.splitlines()) == 1 and err.startswith(f"error: {cluster}: ")
-    assert "invalid YAML at line 10" in err
+    assert "line 10, column 1: invalid YAML: " in err
     assert not metrics.exists()
 
 
@@ -151,18 +151,18 @@ def test_unknown_priority_class_exits_2(capsys: pytest.CaptureFixture[str], tmp_
     code, out, err = failing(capsys, cluster)
     assert (code, out) == (2, "")
     assert err == (
-        "error: Pod default/p: field spec.priorityClassName: "
+        f"error: {cluster}: Pod default/p: field spec.priorityClassName: "
         "no PriorityClass with name gold was found\n"
     )
 
 
-def test_config_error_exits_2_with_one_line(
+def test_config_error_exits_1_with_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     cluster = write(tmp_path, node("n1"))
     config = write(tmp_path, CONFIG.replace("no-scoring", "default-scheduler"), name="bad.yaml")
     code, out, err = failing(capsys, cluster, "--config", config)
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, ""), "a configuration that does not validate: exit 1"
     assert len(err.splitlines()) == 1
     assert err.startswith(f"error: {config}: ") and "Duplicate value" in err
 

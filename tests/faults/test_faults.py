@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from kubesched import hookimpl
 from kubesched.api import Pod
+from kubesched.framework import PostFilterResult
 from kubesched.testing import make_node, make_pod, simulate
 from kubesched_faultinjection import FAULTS, HOOKS, FaultInjection
 from kubesched_faultinjection.invariants import violations
@@ -106,6 +109,47 @@ def test_a_transient_fault_is_retried_on_backoff_and_the_pod_binds(hook: str) ->
     assert run.result.simulated_seconds >= 1 + 2, "two backoffs waited out"
 
 
+@pytest.mark.parametrize("hook", ["post_filter", "unreserve", "post_bind"])
+def test_a_hang_at_a_point_outside_the_main_path_is_cut_short_too(hook: str) -> None:
+    """The cycle timeout covers every point: PostFilter, Unreserve and PostBind included."""
+    cpu = "8" if hook == "post_filter" else "100m"
+    extra = {"permit": "reject"} if hook == "unreserve" else {}
+    pods = [faulty("stuck", {hook: "hang", **extra}, cpu=cpu), faulty("fine")]
+    started = time.monotonic()
+    run = simulate(nodes(1), pods, config(), cycle_timeout=0.2)
+    assert time.monotonic() - started < 10
+    assert violations(run.simulation, run.result, pods, plugin_of(run)) == []
+    assert run.outcome("default/fine").status == "Scheduled"
+    stuck = run.outcome("default/stuck")
+    if hook == "post_filter":
+        assert stuck.status == "Unschedulable" and "raised CycleTimeout" in stuck.message
+        assert stuck.stopped == "its cycle ran past --cycle-timeout"
+
+
+def test_a_plugin_cannot_swallow_the_timeout_with_a_broad_except() -> None:
+    class Swallower:
+        name = "Swallower"
+
+        def __init__(self, args: object, handle: object) -> None:
+            pass
+
+        @hookimpl
+        def filter(self, pod: Pod) -> None:
+            try:
+                while pod.metadata.name == "stuck":
+                    time.sleep(0.01)
+            except Exception:
+                return None
+            return None
+
+    cfg = {"profiles": [{"plugins": {"filter": {"enabled": [{"name": "Swallower"}]}}}]}
+    pods = [faulty("stuck"), faulty("fine")]
+    run = simulate(nodes(1), pods, cfg, plugins={"Swallower": Swallower}, cycle_timeout=0.2)
+    assert run.outcome("default/fine").status == "Scheduled"
+    stuck = run.outcome("default/stuck")
+    assert stuck.status == "Error" and "raised CycleTimeout in filter" in stuck.message
+
+
 def test_a_hung_plugin_fails_that_pod_once_and_the_rest_go_on() -> None:
     pods = [faulty(f"stuck-{h}", {h: "hang"}) for h in ("filter", "permit", "pre_bind")]
     run = simulate(nodes(1), [*pods, faulty("fine")], config(), cycle_timeout=0.2)
@@ -167,3 +211,51 @@ def test_a_plugin_calling_sys_exit_does_not_end_the_cli_run(tmp_path: Path) -> N
     assert exits["status"] == "Error"
     assert exits["message"] == 'plugin "FaultInjection" raised SystemExit in filter: 3'
     assert exits["stoppedTrying"] == "tried 2 times (--max-attempts)"
+
+
+def test_a_bind_that_claims_success_without_binding_is_an_error_naming_it() -> None:
+    class Liar:
+        """Says it bound every pod; binds none."""
+
+        name = "Liar"
+
+        def __init__(self, args: object, handle: object) -> None:
+            pass
+
+        @hookimpl
+        def bind(self, pod: Pod, node_name: str) -> None:
+            return None
+
+    binders = {"enabled": [{"name": "Liar"}], "disabled": [{"name": "DefaultBinder"}]}
+    cfg = {"profiles": [{"plugins": {"bind": binders}}]}
+    pods = [faulty("p")]
+    run = simulate(nodes(1), pods, cfg, plugins={"Liar": Liar}, max_pod_attempts=2)
+    assert violations(run.simulation, run.result, pods) == []
+    outcome = run.outcome("default/p")
+    assert (outcome.status, outcome.node) == ("Error", None)
+    assert outcome.message == (
+        'plugin "Liar" reported pod default/p bound to node "n0", but the cluster has it on no node'
+    )
+    assert [p.spec.node_name for p in run.cluster.pods()] == [""]
+
+
+def test_victims_a_post_filter_names_but_never_deleted_are_not_reported() -> None:
+    class Boaster:
+        """Claims to have evicted a running pod; deletes nothing."""
+
+        name = "Boaster"
+
+        def __init__(self, args: object, handle: object) -> None:
+            pass
+
+        @hookimpl
+        def post_filter(self, pod: Pod) -> PostFilterResult:
+            return PostFilterResult("n0", victims=("default/running",))
+
+    running = make_pod("running").namespace("default").node("n0").req(cpu="4").obj()
+    pending = [faulty("big", cpu="2")]
+    cfg = {"profiles": [{"plugins": {"postFilter": {"enabled": [{"name": "Boaster"}]}}}]}
+    run = simulate(nodes(1), [running, *pending], cfg, plugins={"Boaster": Boaster})
+    assert violations(run.simulation, run.result, pending) == []
+    big = run.outcome("default/big")
+    assert (big.status, big.victims, big.nominated_node) == ("Unschedulable", [], "n0")

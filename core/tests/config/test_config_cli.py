@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from kubesched import hookimpl
 from kubesched.cli.main import main
 from kubesched.config import default_config, parse_config
 from kubesched.framework._registry import Registry, default_registry
@@ -392,3 +393,54 @@ def test_show_notes_unused_args(
         'the plugin is not enabled in profile "s"',
         'profiles[0].pluginConfig[1]: args for "CustomPlugin" are ignored: no such plugin',
     ]
+
+
+class Grumpy:
+    """A Filter plugin whose construction fails."""
+
+    def __init__(self, args: Any, handle: Any) -> None:
+        raise ValueError("no config for me")
+
+    @hookimpl
+    def filter(self) -> None:
+        return None
+
+
+class Typo:
+    """A Filter plugin whose hookimpl takes an argument the hookspec does not have."""
+
+    def __init__(self, args: Any, handle: Any) -> None:
+        pass
+
+    @hookimpl
+    def filter(self, nodeinfo: Any) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("plugin", "problem"),
+    [
+        (Grumpy, 'initializing plugin "Bad" (registered in code) in profile "default-scheduler": '
+         "ValueError: no config for me"),
+        (Typo, 'plugin "Bad" (registered in code) in profile "default-scheduler": '),
+    ],
+)  # fmt: skip
+def test_validate_builds_the_plugins_as_simulate_does(
+    plugin: type,
+    problem: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    use_registry: Any,
+    kubesched_registry: Registry,
+) -> None:
+    registry = Registry()
+    registry.merge(kubesched_registry)
+    registry.register("Bad", plugin)
+    use_registry(registry)
+    path = write(
+        tmp_path, HEADER + "profiles:\n- plugins:\n    filter:\n      enabled: [{name: Bad}]\n"
+    )
+    code, out, err = run(capsys, "config", "validate", path)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{path}: profiles[0]: {problem}")
+    assert len(err.splitlines()) == 1

@@ -117,10 +117,39 @@ def test_broken_distribution_is_reported_and_others_still_list(site: Path) -> No
     broken = records["Broken"]
     assert broken["loaded"] is False
     assert broken["error"] == (
-        'plugin "Broken" from kubesched-broken 0.3 failed to load: ImportError: no numpy here'
+        'plugin "Broken" from kubesched-broken 0.3 failed to load: importing fakeplugin_broken '
+        "raised ImportError: no numpy here"
     )
     assert records["Pinned"]["loaded"] is True
     assert records["Pinned"]["extensionPoints"] == ["Filter", "Score"]
+
+
+def test_a_distribution_calling_sys_exit_at_import_is_reported_like_any_broken_one(
+    site: Path,
+) -> None:
+    make_dist(
+        site,
+        "kubesched-exits",
+        "0.1",
+        {"Exits": "fakeplugin_exits:Exits"},
+        "import sys\nsys.exit(4)\n",
+    )
+    make_dist(site, "kubesched-pinned", "1.2.0", {"Pinned": "fakeplugin_pinned:Pinned"}, GOOD)
+    records: dict[str, Any] = {r["name"]: r for r in describe_plugins(Registry.discover({}))}
+    assert records["Exits"]["error"] == (
+        'plugin "Exits" from kubesched-exits 0.1 failed to load: importing fakeplugin_exits '
+        "raised SystemExit: 4"
+    )
+    assert records["Pinned"]["loaded"] is True
+
+
+def test_an_entry_point_naming_nothing_says_what_is_missing(site: Path) -> None:
+    make_dist(site, "kubesched-typo", "0.2", {"Typo": "fakeplugin_typo:Tyop"}, GOOD)
+    [record] = [r for r in describe_plugins(Registry.discover({})) if r["name"] == "Typo"]
+    assert record["error"] == (
+        "plugin \"Typo\" from kubesched-typo 0.2: entry point 'fakeplugin_typo:Tyop' names "
+        "'Tyop', which module fakeplugin_typo does not define"
+    )
 
 
 def test_metadata_only_until_loaded(site: Path) -> None:

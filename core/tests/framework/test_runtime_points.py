@@ -443,7 +443,8 @@ def test_bind_stops_at_first_non_skip(make_framework: Any) -> None:
         },
         {"bind": ["A", "B", "C"]},
     )
-    assert fw.run_bind_plugins(CycleState(), POD, "n1") is None
+    status = fw.run_bind_plugins(CycleState(), POD, "n1")
+    assert status is not None and (status.code, status.plugin) == (Code.SUCCESS, "B")
     assert ran == ["A", "B"]
 
 
@@ -491,7 +492,7 @@ def test_plugin_returning_garbage_becomes_error(make_framework: Any) -> None:
         'running "G" filter plugin: plugin "G" returned str from filter, expected a Status or None'
     )
     out = fw.run_score_plugins(CycleState(), POD, table(1), np.arange(1))
-    assert isinstance(out, Status) and "returned str from score" in out.message()
+    assert isinstance(out, Status) and "returned str 'high' from score" in out.message()
 
 
 # -- construction ---------------------------------------------------------------------
@@ -556,10 +557,49 @@ def test_score_outside_int64_is_an_error(make_framework: Any) -> None:
     assert "outside the int64 range" in out.message()
 
 
-def test_float_scores_truncate_like_int(make_framework: Any) -> None:
-    fw = make_framework({"F": plugin(score=99.7)}, {"score": ["F"]})
+@pytest.mark.parametrize(
+    ("score", "shown"),
+    [
+        (99.7, "float 99.7"),
+        (True, "bool True"),
+        ("50", "str '50'"),
+        (None, "NoneType None"),
+        ("x" * 100, f"str '{'x' * 36}..."),
+    ],
+)
+def test_only_int_scores_count_and_the_message_says_what_came_back(
+    make_framework: Any, score: Any, shown: str
+) -> None:
+    fw = make_framework({"F": plugin(score=score)}, {"score": ["F"]})
     out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
-    assert not isinstance(out, Status) and out.totals.tolist() == [99, 99]
+    assert isinstance(out, Status) and out.code == Code.ERROR and out.plugin == "F"
+    assert out.message() == (
+        f'running Score plugins: plugin "F" failed with: plugin "F" returned {shown} '
+        "from score, expected an int or a Status"
+    )
+
+
+def test_numpy_integer_scores_count(make_framework: Any) -> None:
+    fw = make_framework({"N": plugin(score=np.int32(7))}, {"score": ["N"]})
+    out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
+    assert not isinstance(out, Status) and out.totals.tolist() == [7, 7]
+
+
+@pytest.mark.parametrize(
+    ("returned", "shown"),
+    [
+        (np.array([1.5, 2.0]), "an array of float64 (2,)"),
+        (np.array([1, 2, 3]), "an array of int64 (3,)"),
+        ("12", "str"),
+    ],
+)
+def test_score_batch_must_return_one_integer_per_row(
+    make_framework: Any, returned: Any, shown: str
+) -> None:
+    fw = make_framework({"B": plugin(score=1, score_batch=returned)}, {"score": ["B"]})
+    out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
+    assert isinstance(out, Status) and out.plugin == "B"
+    assert f"returned {shown} from score_batch, expected 2 integer scores" in out.message()
 
 
 def test_handle_rng_is_the_one_the_scheduler_seeds(make_framework: Any) -> None:

@@ -331,7 +331,19 @@ def test_free_text_answers_cannot_break_the_pyproject(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["nodeLabel", "Node-Label", "Node Label", "Node_Label", "9Lives", "Nodé", "", 'A"B', "GPU"],
+    [
+        "nodeLabel",
+        "Node-Label",
+        "Node Label",
+        "Node_Label",
+        "9Lives",
+        "Nodé",
+        "",
+        'A"B',
+        "GPU",
+        "../../Escape",
+        "Up/../../X",
+    ],
 )
 def test_a_bad_plugin_name_is_one_line_and_exit_2(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
@@ -343,6 +355,7 @@ def test_a_bad_plugin_name_is_one_line_and_exit_2(
         "then letters and digits, at least one of them lower-case (like NodeLabelScore)\n"
     )
     assert not any((tmp_path / "out").rglob("*"))
+    assert [p.name for p in tmp_path.iterdir()] == [], "nothing written, inside or out"
 
 
 def test_the_installed_command_exits_2_with_the_hook_line(tmp_path: Path) -> None:

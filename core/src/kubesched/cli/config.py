@@ -3,7 +3,8 @@
 - `config defaults`: what kube-scheduler runs without a config file (upstream's
   shape, `kubescheduler.config.k8s.io/v1`), with the plugins installed here;
 - `config validate FILE`: exit 0 with one OK line, or exit 1 with one
-  `FILE: <field path>: <message>` line per problem on stderr;
+  `FILE: <field path>: <message>` line per problem on stderr; it builds every
+  profile's plugins as a scheduler would, so what passes here runs;
 - `config show FILE`: the effective profiles after defaulting, merge and
   multiPoint expansion, as an `EffectiveConfiguration` document
   (`apiVersion: kubesched.io/v1alpha1`).
@@ -21,7 +22,7 @@ from kubesched.cli.output import API_VERSION
 from kubesched.config import config_document, default_config
 from kubesched.errors import ConfigError
 from kubesched.framework import default_registry
-from kubesched.profile import effective_document, load_profiles
+from kubesched.profile import construction_errors, effective_document, load_profiles
 
 _OUTPUT = click.option(
     "--output",
@@ -74,8 +75,12 @@ def defaults(output: str) -> None:
 )
 def validate(file: str, output: str) -> None:
     """Check FILE as kube-scheduler would; exit 1 listing every problem."""
+    registry = default_registry()
     try:
-        cfg, _ = load_profiles(file, default_registry())
+        cfg, profiles = load_profiles(file, registry)
+        errors = construction_errors(profiles, registry)
+        if errors:
+            raise ConfigError(errors, file=file)
     except ConfigError as exc:
         if output == "json":
             _print(_validation_result(file, exc.errors), "json")

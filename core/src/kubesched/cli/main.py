@@ -49,17 +49,23 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning user errors into one line and an exit code."""
     try:
-        return cli.main(args=argv, standalone_mode=False)
+        return cli.main(args=argv, prog_name="kubesched", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         sys.exit(1)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx is not None else "kubesched"
+        click.echo(f"error: {exc.format_message()} (see: {command} --help)", err=True)
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except ConfigError as exc:
-        click.echo(f"error: {exc}", err=True)
+        prefix = f"{exc.file}: " if exc.file else ""
+        for line in exc.errors:
+            click.echo(f"error: {prefix}{line}", err=True)
         sys.exit(1)
     except InputError as exc:
         click.echo(f"error: {exc}", err=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 import click
@@ -32,6 +33,9 @@ POINTS = (
     "post_bind",
 )
 """The extension points the template has an example for (its `_extension_point_choices`)."""
+
+CAMEL_CASE = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")
+"""A plugin name, as the template's pre_gen_project hook accepts it."""
 
 # cookiecutter logs a traceback when a hook rejects the answers; the hook's own line is enough.
 logging.getLogger("cookiecutter").addHandler(logging.NullHandler())
@@ -63,7 +67,10 @@ def render(
     an existing project folder raises `InputError`.
     """
     answers: dict[str, str] = {}
+    if plugin_name is None and not no_input:
+        plugin_name = click.prompt("Plugin name (CamelCase, as profiles will name it)")
     if plugin_name is not None:
+        check_plugin_name(plugin_name)
         answers["plugin_name"] = plugin_name
     if points:
         answers["extension_points"] = ",".join(points)
@@ -79,6 +86,18 @@ def render(
     except OutputDirExistsException as exc:
         raise InputError(str(exc).removeprefix("Error: ")) from None
     return Path(project)
+
+
+def check_plugin_name(name: str) -> None:
+    """Refuse a name before anything is written (it becomes folder and package names), as
+    the template's hook would: one line on stderr, exit 2."""
+    if not CAMEL_CASE.fullmatch(name):
+        click.echo(
+            f"error: plugin_name {name!r} is not a CamelCase identifier: a capital letter, "
+            "then letters and digits, at least one of them lower-case (like NodeLabelScore)",
+            err=True,
+        )
+        raise click.exceptions.Exit(2)
 
 
 def next_steps(project: Path) -> str:

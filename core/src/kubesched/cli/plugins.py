@@ -11,6 +11,7 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from kubesched.cli.output import echo_json
 from kubesched.errors import PluginError
@@ -71,17 +72,16 @@ def command(output: str) -> None:
     for column in ("Name", "Distribution", "Version", "Source", "Extension points", "Loaded"):
         table.add_column(column)
     for r in records:
-        loaded = "yes" if r["loaded"] else "[red]no[/red]"
+        loaded = Text("yes") if r["loaded"] else Text("no", style="red")
         points = ", ".join(r["extensionPoints"])
         if r["batchHooks"]:
             batch = ", ".join(h.removesuffix("_batch") for h in r["batchHooks"])
             points += f" (batch: {batch})"
-        table.add_row(
-            r["name"], r["distribution"] or "-", r["version"] or "-", r["source"], points, loaded
-        )
+        cells = (r["name"], r["distribution"] or "-", r["version"] or "-", r["source"], points)
+        table.add_row(*map(Text, cells), loaded)
     console = Console()
     console.print(table)
     errors = Console(stderr=True)
     for r in records:
         if r["error"]:
-            errors.print(f"[red]error:[/red] {r['error']}", markup=True, highlight=False)
+            errors.print(Text("error: ", style="red") + Text(r["error"]), highlight=False)

@@ -11,6 +11,7 @@ manifest or a config that does not load) exits 2 with one line, writing nothing.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -22,11 +23,12 @@ import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from kubesched.api._manifests import load_manifests
 from kubesched.cli.output import API_VERSION
 from kubesched.cluster.memory import InMemoryCluster
-from kubesched.errors import ConfigError, InputError
+from kubesched.errors import InputError
 from kubesched.framework import default_registry
 from kubesched.profile import build_simulation, load_profiles
 from kubesched.scheduler.metrics import SchedulerMetrics
@@ -78,6 +80,20 @@ class _ProgressBar:
             self._progress.stop()
 
 
+def check_writable(path: Path) -> None:
+    """Fail before a run, not after it, when an output file cannot be written."""
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        problem = "it is a directory"
+    elif not parent.is_dir():
+        problem = "its directory does not exist"
+    elif not os.access(path if path.exists() else parent, os.W_OK):
+        problem = "permission denied"
+    else:
+        return
+    raise InputError(f"cannot write the metrics file: {problem}", file=str(path))
+
+
 def _node_or_reason(outcome: PodOutcome) -> str:
     if outcome.node is not None:
         return outcome.node
@@ -102,9 +118,9 @@ def _print_table(console: Console, result: SimulationResult, explain: bool) -> N
             extra += f" (not retried: {outcome.stopped})"
         pods.add_row(
             str(i),
-            outcome.pod,
-            f"[{style}]{outcome.status}[/]",
-            _node_or_reason(outcome) + extra,
+            Text(outcome.pod),
+            Text(outcome.status, style=style),
+            Text(_node_or_reason(outcome) + extra),
             str(outcome.attempts),
         )
     console.print(pods)
@@ -112,17 +128,18 @@ def _print_table(console: Console, result: SimulationResult, explain: bool) -> N
         for outcome in result.outcomes:
             _print_explanation(console, outcome)
     s = result.summary
-    console.print(
+    counts = (
         f"Scheduled: {s.scheduled}   Unschedulable: {s.unschedulable}   Errors: {s.errors}   "
         + (f"Preempted: {s.preempted}   " if s.preempted else "")
         + f"Pods for other schedulers (left alone): {s.other_schedulers}"
     )
+    console.print(counts, markup=False, highlight=False)
     nodes = Table(title="Nodes", title_justify="left")
     for column in ("Node", "CPU requested", "Memory requested", "Pods"):
         nodes.add_column(column, justify="left" if column == "Node" else "right")
     for u in s.nodes:
         nodes.add_row(
-            u.name,
+            Text(u.name),
             _share(u.cpu_requested, u.cpu_allocatable, _cores),
             _share(u.memory_requested, u.memory_allocatable, _memory),
             f"{u.pods}/{u.pods_allowed}",
@@ -148,7 +165,7 @@ def _share(used: int, total: int, show: Callable[[int], str]) -> str:
 
 
 def _print_explanation(console: Console, outcome: PodOutcome) -> None:
-    table = Table(title=f"{outcome.pod}: last attempt", title_justify="left")
+    table = Table(title=Text(f"{outcome.pod}: last attempt"), title_justify="left")
     table.add_column("Node")
     table.add_column("Filter", overflow="fold")
     plugins = sorted({p for n in (outcome.nodes or {}).values() for p in n.scores})
@@ -161,7 +178,7 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
             verdict = f"{node.filter.plugin}: {node.filter.message()}"
         scores = [str(node.scores[p][1]) if p in node.scores else "" for p in plugins]
         total = "" if node.total is None else str(node.total)
-        table.add_row(name, verdict, *scores, total)
+        table.add_row(Text(name), Text(verdict), *scores, total)
     console.print(table)
 
 
@@ -186,7 +203,7 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
 @click.option(
     "--metrics",
     "metrics_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write the scheduler's metrics to this file (Prometheus text format).",
 )
 @click.option(
@@ -216,18 +233,22 @@ def command(
     max_attempts: int,
 ) -> None:
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
+    if metrics_file is not None:
+        check_writable(metrics_file)
     registry = default_registry()
-    try:
-        cfg, profiles = load_profiles(config, registry)
-    except ConfigError as exc:
-        raise InputError("; ".join(exc.errors), file=exc.file) from None
+    cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     objects = load_manifests(cluster)
-    memory = InMemoryCluster(
-        nodes=objects.nodes,
-        pods=objects.pods,
-        pod_disruption_budgets=objects.pod_disruption_budgets,
-        priority_classes=objects.priority_classes,
-    )
+    try:
+        memory = InMemoryCluster(
+            nodes=objects.nodes,
+            pods=objects.pods,
+            pod_disruption_budgets=objects.pod_disruption_budgets,
+            priority_classes=objects.priority_classes,
+        )
+    except InputError as exc:
+        raise InputError(
+            exc.message, file=exc.file or cluster, obj=exc.obj, field=exc.field
+        ) from None
     metrics = SchedulerMetrics()
     simulation = build_simulation(
         cfg,

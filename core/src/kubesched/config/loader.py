@@ -8,11 +8,11 @@ profiles from it (which plugins exist, what they implement) is
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from kubesched.api._field_errors import not_supported, required
+from kubesched.api._field_errors import FieldError, invalid, not_supported, required
 from kubesched.config.catalog import PluginCatalog
 from kubesched.config.converter import StructureError, describe_json, structure
 from kubesched.config.defaults import apply_defaults
@@ -38,7 +38,31 @@ def read_configuration(data: Any) -> KubeSchedulerConfiguration:
     if errors:
         raise StructureError(errors)
     fields = {k: v for k, v in data.items() if k not in ("apiVersion", "kind")}
-    return structure(fields, KubeSchedulerConfiguration)
+    cfg = structure(fields, KubeSchedulerConfiguration)
+    errors = [str(e) for e in _int32_errors(cfg)]
+    if errors:
+        raise StructureError(errors)
+    return cfg
+
+
+INT32 = range(-(2**31), 2**31)
+
+
+def _int32_errors(cfg: KubeSchedulerConfiguration) -> Iterator[FieldError]:
+    """Fields upstream declares int32, holding what an int32 cannot (its decoder refuses)."""
+    fields: list[tuple[str, int | None]] = [
+        ("parallelism", cfg.parallelism),
+        ("percentageOfNodesToScore", cfg.percentage_of_nodes_to_score),
+    ]
+    for i, profile in enumerate(cfg.profiles):
+        path = f"profiles[{i}]"
+        fields.append((f"{path}.percentageOfNodesToScore", profile.percentage_of_nodes_to_score))
+        for point, plugins in (profile.plugins.by_point() if profile.plugins else {}).items():
+            for j, plugin in enumerate(plugins.enabled):
+                fields.append((f"{path}.plugins.{point}.enabled[{j}].weight", plugin.weight))
+    for path, value in fields:
+        if value is not None and value not in INT32:
+            yield invalid(path, value, "must fit in a 32-bit integer")
 
 
 def prepare_config(

@@ -110,7 +110,10 @@ class BindingPhase(Instrumented):
         return status
 
     def run_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
-        """Bind plugins in order until one does not Skip; all Skip (or none) is Skip."""
+        """Bind plugins in order until one does not Skip; all Skip (or none) is Skip.
+
+        Success is a Success status naming the plugin that bound the pod.
+        """
         start = time.perf_counter()
         status = first_failure(self._plans["bind"], "Bind", state, pod, node_name, skip=True)
         self._observe("Bind", status, start)

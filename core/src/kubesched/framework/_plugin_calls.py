@@ -83,13 +83,14 @@ def first_failure(
 
     A rejection keeps its code and names its plugin; any other failure becomes
     `running <title> plugin "<name>": ...`. With `skip`, Skip means "not mine, ask
-    the next one" (Bind), and a plan of only Skips returns Skip.
+    the next one" (Bind): the first plugin that does not skip decides, and its
+    success is a Success status naming it; a plan of only Skips returns Skip.
     """
     for call in plan:
         status = call.status(*args)
         if status is None or status.code == Code.SUCCESS:
             if skip:
-                return None
+                return Status(Code.SUCCESS, plugin=call.plugin)
             continue
         if skip and status.code == Code.SKIP:
             continue

@@ -17,6 +17,7 @@ Environment switches (pytest's and llm's conventions):
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata as md
 import inspect
 import os
@@ -173,15 +174,24 @@ class Registry:
             suffix = f"; install it with: {hint}" if hint else ""
             raise PluginError(f'plugin "{name}" is not installed{suffix}')
         assert spec.value is not None
+        entry_point = md.EntryPoint(name, spec.value, ENTRY_POINT_GROUP)
         try:
-            loaded = md.EntryPoint(name, spec.value, ENTRY_POINT_GROUP).load()
+            module = importlib.import_module(entry_point.module)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit at import time included
             raise PluginError(
-                f'plugin "{name}" from {spec.describe()} failed to load: '
-                f"{type(exc).__name__}: {exc}"
+                f'plugin "{name}" from {spec.describe()} failed to load: importing '
+                f"{entry_point.module} raised {type(exc).__name__}: {exc}"
             ) from exc
+        loaded: Any = module
+        for attr in (entry_point.attr or "").split("."):
+            loaded = getattr(loaded, attr, None) if attr else loaded
+        if loaded is None:
+            raise PluginError(
+                f'plugin "{name}" from {spec.describe()}: entry point {spec.value!r} names '
+                f"{entry_point.attr!r}, which module {entry_point.module} does not define"
+            )
         if not callable(loaded):
             raise PluginError(
                 f'plugin "{name}" from {spec.describe()}: entry point {spec.value!r} '

@@ -122,7 +122,8 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
             self._pm.register(plugin, name=name)
             self._pm.check_pending()
         except (pluggy.PluginValidationError, ValueError) as exc:
-            raise PluginError(f"{self._where(name, registry)}: {exc}") from exc
+            one_line = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+            raise PluginError(f"{self._where(name, registry)}: {one_line}") from exc
         self.plugins[name] = plugin
 
     def _registered_events(self) -> dict[str, list[ClusterEventWithHint]]:

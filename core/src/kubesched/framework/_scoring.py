@@ -23,6 +23,19 @@ from kubesched.framework._types import (
     NodeScoreList,
 )
 
+_NONE = object()
+"""No bad score found."""
+
+
+def _is_numpy_int(value: object) -> bool:
+    return isinstance(value, np.integer)
+
+
+def _shown(value: object) -> str:
+    """A returned value as a message shows it: its type, and a short repr."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+
 
 @define
 class ScoreOutcome:
@@ -81,17 +94,16 @@ class ScorePhase(Instrumented):
             value = batch(state, pod, table, rows)
             if isinstance(value, Status):
                 return value
-            try:
-                scores = np.asarray(value, dtype=np.int64)
-            except (TypeError, ValueError, OverflowError) as exc:
-                return batch.failed(exc)
-            if scores.shape != (len(rows),):
+            array = np.asarray(value) if isinstance(value, (np.ndarray, list, tuple)) else None
+            if array is None or array.dtype.kind not in "iu" or array.shape != (len(rows),):
+                shown = f"an array of {array.dtype} {array.shape}" if array is not None else None
                 return Status.error(
-                    f"plugin {quote(call.plugin)} returned {scores.shape} scores "
-                    f"for {len(rows)} nodes",
+                    f"plugin {quote(call.plugin)} returned "
+                    f"{shown or type(value).__name__} from score_batch, "
+                    f"expected {len(rows)} integer scores",
                     plugin=call.plugin,
                 )
-            return scores
+            return array.astype(np.int64, copy=False)
         fn = call.fn
         try:
             values = [fn(state, pod, node_info) for node_info in nodes]
@@ -99,24 +111,22 @@ class ScorePhase(Instrumented):
             raise
         except BaseException as exc:
             return call.failed(exc)
+        bad = next((v for v in values if type(v) is not int and not _is_numpy_int(v)), _NONE)
+        if bad is not _NONE:
+            if isinstance(bad, Status):
+                return bad
+            return Status.error(
+                f"plugin {quote(call.plugin)} returned {_shown(bad)} from score, "
+                "expected an int or a Status",
+                plugin=call.plugin,
+            )
         try:
             return np.fromiter(values, dtype=np.int64, count=len(values))
-        except (TypeError, ValueError, OverflowError):
-            pass
-        for value in values:
-            if isinstance(value, Status):
-                return value
-        bad = next((v for v in values if not isinstance(v, (int, float, np.number))), None)
-        if bad is None:
+        except OverflowError:
             return Status.error(
                 f"plugin {quote(call.plugin)} returned a score outside the int64 range",
                 plugin=call.plugin,
             )
-        return Status.error(
-            f"plugin {quote(call.plugin)} returned {type(bad).__name__} from score, "
-            "expected an int or a Status",
-            plugin=call.plugin,
-        )
 
     def run_score_plugins(
         self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]

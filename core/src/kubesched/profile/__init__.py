@@ -10,7 +10,12 @@ construction rules and weights, once, with the field path of every problem.
 """
 
 from kubesched.framework._profile import EffectiveProfile
-from kubesched.profile._build import build_profiles, check_config, effective_profiles
+from kubesched.profile._build import (
+    build_profiles,
+    check_config,
+    construction_errors,
+    effective_profiles,
+)
 from kubesched.profile._compose import (
     Loaded,
     build_scheduler,
@@ -29,6 +34,7 @@ __all__ = [
     "build_scheduler",
     "build_simulation",
     "check_config",
+    "construction_errors",
     "effective_document",
     "effective_profiles",
     "load_profiles",

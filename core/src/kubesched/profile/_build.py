@@ -32,6 +32,7 @@ from kubesched.framework import MAX_NODE_SCORE, MAX_TOTAL_SCORE, PluginFactory, 
 from kubesched.framework._points import CONSTRUCTION_ORDER, EXTENSION_POINTS, POINTS
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import implements, install_hint
+from kubesched.framework._runtime import Framework
 
 _UPSTREAM_NAMES = frozenset(p.name for p in UPSTREAM_DEFAULT_PLUGINS)
 
@@ -222,3 +223,15 @@ def effective_profiles(
     if errors:
         raise ConfigError(errors)
     return profiles
+
+
+def construction_errors(profiles: Sequence[EffectiveProfile], registry: Registry) -> list[str]:
+    """Build every profile's framework as a scheduler would (each plugin constructed with
+    its args, its hookimpls checked against the hookspecs): one line per failure."""
+    errors = []
+    for i, profile in enumerate(profiles):
+        try:
+            Framework(profile, registry)
+        except PluginError as exc:
+            errors.append(f"profiles[{i}]: {exc}")
+    return errors

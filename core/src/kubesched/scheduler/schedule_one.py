@@ -116,6 +116,7 @@ class ScheduleOne:
         if pod.metadata.deletion_timestamp is not None:
             message = f"skip schedule deleting pod: {pod.key}"
             self.recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", message)
+            outcome.status, outcome.message = UNSCHEDULABLE, message
             self.queue.done(pod.uid)
             return
         if self.cache.is_assumed(pod):
@@ -160,19 +161,31 @@ class ScheduleOne:
             view = NodeStatusView(self.snapshot, err.diagnosis)
             result, status = fw.run_post_filter_plugins(state, entry.pod, view)
             err.diagnosis.post_filter_msg = status.message()
+            if isinstance(status.err, CycleTimeout):
+                self.timed_out.add(entry.pod.uid)
             nominating = None
             if result is not None:
                 nominating = result.nominated_node_name
                 outcome = self.outcomes[entry.pod.uid]
                 if result.nominated_node_name:
                     outcome.nominated_node = result.nominated_node_name
-                outcome.victims.extend(v for v in result.victims if v not in outcome.victims)
-                self.preemptors.update(dict.fromkeys(result.victims, entry.pod.key))
-                if result.victims:
-                    self.metrics.preemption_victims.observe(len(result.victims))
+                victims = self._evicted(result.victims)
+                outcome.victims.extend(v for v in victims if v not in outcome.victims)
+                self.preemptors.update(dict.fromkeys(victims, entry.pod.key))
+                if victims:
+                    self.metrics.preemption_victims.observe(len(victims))
         self.handle_scheduling_failure(
             entry, fw, _fit_status(Code.UNSCHEDULABLE, err), nominating, start, err
         )
+
+    def _evicted(self, claimed: Iterable[str]) -> list[str]:
+        """The victims a PostFilter named that the cluster has really deleted (or is
+        deleting): a plugin's claim is checked, not taken on trust."""
+        claimed = list(claimed)
+        if not claimed:
+            return []
+        alive = {p.key for p in self.cluster.pods() if p.metadata.deletion_timestamp is None}
+        return [key for key in claimed if key not in alive]
 
     def _assume_and_permit(
         self,
@@ -243,8 +256,7 @@ class ScheduleOne:
         self.queue.done(b.assumed.uid)
         status = b.fw.run_pre_bind_plugins(b.state, b.assumed, b.host)
         if status is None:
-            status = b.fw.run_bind_plugins(b.state, b.assumed, b.host)
-            self.cache.finish_binding(b.assumed)
+            status = self._bind(b)
         if status is not None:
             self._handle_binding_cycle_error(b, status)
             return
@@ -259,6 +271,22 @@ class ScheduleOne:
         b.fw.run_post_bind_plugins(b.state, b.assumed, b.host)
         outcome = self.outcomes[b.assumed.uid]
         outcome.status, outcome.node, outcome.message = SCHEDULED, b.host, ""
+
+    def _bind(self, b: _Binding) -> Status | None:
+        """Bind plugins, then a check that the cluster has the pod where the binder says."""
+        status = b.fw.run_bind_plugins(b.state, b.assumed, b.host)
+        self.cache.finish_binding(b.assumed)
+        if status is None or not status.is_success():
+            return status
+        live = self.cluster.get_pod(b.assumed.uid)
+        if live is not None and live.spec.node_name != b.host:
+            where = f'node "{live.spec.node_name}"' if live.spec.node_name else "no node"
+            return Status.error(
+                f'plugin "{status.plugin}" reported pod {b.assumed.key} bound to node '
+                f'"{b.host}", but the cluster has it on {where}',
+                plugin=status.plugin,
+            )
+        return None
 
     def _handle_binding_cycle_error(self, b: _Binding, status: Status) -> None:
         """Upstream's handleBindingCycleError."""

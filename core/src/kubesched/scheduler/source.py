@@ -30,7 +30,8 @@ class ClusterSource(ClusterClient, Protocol):
         ...
 
     def get_pod(self, uid: str) -> Pod | None:
-        """The pod as the cluster has it now, or None when it is gone."""
+        """The pod as the cluster has it now, or None when it is gone; it reflects this
+        scheduler's own writes (bind, delete, status) as soon as the cluster accepted them."""
         ...
 
     def take_changes(self) -> Sequence[ObjectChange]:
