@@ -66,6 +66,8 @@ class _Failure:
     pattern: re.Pattern[str]
     code: int
     times: int
+    when: Callable[[Request], bool] | None
+    before: Callable[[], object] | None
 
 
 class FakeApiServer:
@@ -153,10 +155,31 @@ class FakeApiServer:
     def delete(self, group_version: str, plural: str, namespace: str, name: str) -> None:
         self.state.delete((group_version, plural), namespace, name)
 
-    def fail(self, method: str, path_pattern: str, code: int, times: int = 1) -> None:
-        """Answer the next `times` requests matching method and path with `code`."""
+    def fail(
+        self,
+        method: str,
+        path_pattern: str,
+        code: int,
+        times: int = 1,
+        when: Callable[[Request], bool] | None = None,
+    ) -> None:
+        """Answer the next `times` requests matching method, path (a regex searched in it)
+        and `when` with `code`."""
         with self._lock:
-            self._failures.append(_Failure(method, re.compile(path_pattern), code, times))
+            self._failures.append(
+                _Failure(method, re.compile(path_pattern), code, times, when, None)
+            )
+
+    def clear_failures(self) -> None:
+        """Serve every request again."""
+        with self._lock:
+            self._failures.clear()
+
+    def before(self, method: str, path_pattern: str, action: Callable[[], object]) -> None:
+        """Run `action` once, just before serving the next request matching method and path
+        (to make a race happen: bind a pod elsewhere just before our bind arrives)."""
+        with self._lock:
+            self._failures.append(_Failure(method, re.compile(path_pattern), 0, 1, None, action))
 
     def drop_watches(self) -> None:
         """Cut every open watch stream, mid-stream, as a dropped connection does."""
@@ -186,12 +209,23 @@ class FakeApiServer:
 
     # -- serving ---------------------------------------------------------------------
 
-    def _injected(self, method: str, path: str) -> int | None:
+    def _injected(self, request: Request) -> int | None:
+        action = None
         with self._lock:
             for failure in self._failures:
-                if failure.method == method and failure.pattern.search(path) and failure.times:
+                if (
+                    failure.times
+                    and failure.method == request.method
+                    and failure.pattern.search(request.path)
+                    and (failure.when is None or failure.when(request))
+                ):
                     failure.times -= 1
-                    return failure.code
+                    if failure.before is None:
+                        return failure.code
+                    action = failure.before
+                    break
+        if action is not None:
+            action()
         return None
 
     def _events(
@@ -281,11 +315,12 @@ class _Handler(BaseHTTPRequestHandler):
         query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length)) if length else None
-        self.api.requests.append(Request(method, url.path, query, body))
+        request = Request(method, url.path, query, body)
+        self.api.requests.append(request)
         if self.headers.get("Authorization") != f"Bearer {TOKEN}":
             self._send(401, StatusError(401, "Unauthorized", "Unauthorized").status())
             return
-        code = self.api._injected(method, url.path)
+        code = self.api._injected(request)
         if code is not None:
             self._send(code, StatusError(code, "Injected", f"injected failure {code}").status())
             return
