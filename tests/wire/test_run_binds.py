@@ -36,7 +36,9 @@ def test_pending_pods_are_bound_and_others_left_alone(
     apiserver.wait_for(lambda: node_of(apiserver, "early"))
     apiserver.create(make_pod("late").scheduler_name(SCHEDULER).req(cpu="1").obj())
     assert apiserver.wait_for(lambda: node_of(apiserver, "late")) == "n1"
-    scheduled = apiserver.wait_for(lambda: len(events(apiserver, "Scheduled")) == 2 and events(apiserver, "Scheduled"))
+    scheduled = apiserver.wait_for(
+        lambda: len(events(apiserver, "Scheduled")) == 2 and events(apiserver, "Scheduled")
+    )
     first = next(e for e in scheduled if e["regarding"]["name"] == "early")  # type: ignore[index]
     assert first["note"] == "Successfully assigned default/early to n1"
     assert first["action"] == "Binding"
@@ -53,7 +55,14 @@ def test_unschedulable_pod_gets_condition_event_and_a_retry(
     apiserver: FakeApiServer, start_scheduler: Callable[..., Running]
 ) -> None:
     small = make_node("small").capacity(cpu="1", memory="4Gi").obj()
-    big = make_pod("big").namespace("default").scheduler_name(SCHEDULER).req(cpu="3").priority(0).obj()
+    big = (
+        make_pod("big")
+        .namespace("default")
+        .scheduler_name(SCHEDULER)
+        .req(cpu="3")
+        .priority(0)
+        .obj()
+    )
     apiserver.create(small)
     apiserver.create(big)
     running = start_scheduler()

@@ -63,7 +63,9 @@ def test_a_node_deleted_under_assumed_pods(
 
     def lag() -> None:
         """The pod watch lags from the first binding on: bound pods stay assumed."""
-        apiserver.fail("GET", r"/api/v1/pods$", 503, times=10_000, when=lambda r: "watch" in r.query)
+        apiserver.fail(
+            "GET", r"/api/v1/pods$", 503, times=10_000, when=lambda r: "watch" in r.query
+        )
         apiserver.drop_watches()
 
     apiserver.before("POST", r"/pods/a/binding$", lag)

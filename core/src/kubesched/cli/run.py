@@ -83,6 +83,7 @@ def command(
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     options = ServeOptions(
         kubeconfig=kubeconfig,
         bind_address=bind_address,

@@ -85,7 +85,7 @@ class FakeApiServer:
         class Handler(_Handler):
             api = server
 
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._http = _Server(("127.0.0.1", 0), Handler)
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
 
@@ -293,6 +293,13 @@ def _as_watch_event(event: Event, namespace: str, selector: str) -> dict[str, An
         gone["metadata"]["resourceVersion"] = str(event.version)
         return {"type": "DELETED", "object": gone}
     return None
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up (a scheduler stopping, a cut watch) is no error."""
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -65,6 +65,7 @@ class LeaderElector:
         """Set while this candidate holds the lease."""
         self.lost = threading.Event()
         """Set when a leader could not renew in time."""
+        self._task: asyncio.Task[Any] | None = None
         self._observed: dict[str, Any] | None = None
         self._observed_at = 0.0
         self._path = api_path(GROUP_VERSION, "leases", namespace, name)
@@ -72,6 +73,7 @@ class LeaderElector:
 
     async def run(self) -> None:
         """Acquire, then renew until renewing fails (sets `lost`) or the task is cancelled."""
+        self._task = asyncio.current_task()
         while not await self._try():
             await asyncio.sleep(self.retry_period * (1.0 + random.random() * (JITTER - 1.0)))
         self.leading.set()
@@ -148,7 +150,10 @@ class LeaderElector:
         return True
 
     async def release(self) -> None:
-        """Give the lease up if this candidate holds it."""
+        """Stop campaigning, and give the lease up if this candidate holds it."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
         if not self.leading.is_set() or self._observed is None:
             return
         self.leading.clear()
