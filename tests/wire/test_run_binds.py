@@ -46,7 +46,7 @@ def test_pending_pods_are_bound_and_others_left_alone(
     assert first["reportingController"] == SCHEDULER
     assert first["reportingInstance"] == f"{SCHEDULER}-test-host"
     assert node_of(apiserver, "not-ours") == ""
-    binding = [r for r in apiserver.requests if r.path.endswith("/binding")][0]
+    binding = next(r for r in apiserver.requests if r.path.endswith("/binding"))
     assert binding.body["target"] == {"apiVersion": "v1", "kind": "Node", "name": "n1"}
     assert running.stop() == 0
 

@@ -27,7 +27,6 @@ from kubesched.scheduler.cache import Cache, CacheError
 from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.source import ClusterSource
 
-
 log = logging.getLogger("kubesched.scheduler")
 
 
