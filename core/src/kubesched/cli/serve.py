@@ -1,8 +1,8 @@
 """A scheduler serving a live cluster: what `kubesched run` runs.
 
 `Server.run` connects to the API server, starts the watches and the probe
-server, waits to lead (when leader election is on), waits until every kind
-is listed, builds the scheduler with `kubesched.profile.build_scheduler` on a
+server, waits to lead (when leader election is on; with delayCacheUntilActive
+the watches start only then), waits until every kind is listed, builds the scheduler with `kubesched.profile.build_scheduler` on a
 real clock, and runs the scheduling loop until `stop` (SIGTERM) or until
 leadership is lost. On a graceful stop it releases the lease so a standby
 takes over at once; a leader that lost the lease exits with status 1, as
@@ -115,7 +115,8 @@ class Server:
         self.cluster = ApiServerCluster(
             self.session, backoff=opts.backoff, watch_timeout=opts.watch_timeout
         )
-        self.cluster.start()
+        if not self.cfg.delay_cache_until_active:
+            self.cluster.start()
         le = self.cfg.leader_election
         elect = le.leader_elect if opts.leader_elect is None else opts.leader_elect
         if elect:
@@ -155,6 +156,8 @@ class Server:
 
     def _wait_synced(self) -> bool:
         assert self.cluster is not None
+        if self.cfg.delay_cache_until_active:
+            self.cluster.start()
         while not self.stopping.is_set():
             if self.cluster.wait_synced(POLL):
                 log.info("listed every kind; scheduling")
