@@ -2,11 +2,12 @@
 
 `Server.run` connects to the API server, starts the watches and the probe
 server, waits to lead (when leader election is on; with delayCacheUntilActive
-the watches start only then), waits until every kind is listed, builds the scheduler with `kubesched.profile.build_scheduler` on a
-real clock, and runs the scheduling loop until `stop` (SIGTERM) or until
-leadership is lost. On a graceful stop it releases the lease so a standby
-takes over at once; a leader that lost the lease exits with status 1, as
-kube-scheduler does, so that it restarts as a follower.
+the watches start only then), waits until every kind is listed, builds the
+scheduler with `kubesched.profile.build_scheduler` on a real clock, and runs
+the scheduling loop until `stop` (SIGTERM) or until leadership is lost. On a
+graceful stop it releases the lease so a standby takes over at once; a leader
+that lost the lease exits with status 1, as kube-scheduler does, so that it
+restarts as a follower.
 """
 
 from __future__ import annotations
@@ -128,6 +129,7 @@ class Server:
                 renew_deadline=le.renew_deadline.total_seconds(),
                 retry_period=le.retry_period.total_seconds(),
                 identity=opts.identity,
+                on_stopped_leading=self.cluster.wake,
             )
             self.session.spawn(self.elector.run())
         elector, cluster = self.elector, self.cluster

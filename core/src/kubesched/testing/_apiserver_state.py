@@ -9,10 +9,13 @@ compaction makes a real API server answer.
 
 from __future__ import annotations
 
+import bisect
 import copy
+import json
 import threading
+import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
@@ -201,3 +204,72 @@ class State:
         with self.cond:
             self.compacted = self.version
             self.log.clear()
+
+    def watch(
+        self,
+        resource: Resource,
+        namespace: str,
+        selector: str,
+        since: int,
+        timeout: float,
+        bookmarks: bool,
+        cut: Callable[[], Callable[[], bool]],
+    ) -> Iterator[dict[str, Any] | None]:
+        """The watch events after version `since` until `timeout` (a bookmark last when
+        asked for); None when the stream is cut. A compacted `since` gets 410 Gone."""
+        is_cut = cut()
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            if since and since < self.compacted:
+                gone = StatusError(
+                    410, "Expired", f"too old resource version: {since} ({self.compacted})"
+                )
+                yield {"type": "ERROR", "object": gone.status()}
+                return
+        while True:
+            with self.cond:
+                pending = _after(self.log, resource, since)
+                while not pending and not is_cut():
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self.cond.wait(min(left, 0.5))
+                    pending = _after(self.log, resource, since)
+                if is_cut():
+                    yield None
+                    return
+                if not pending:
+                    if bookmarks:
+                        meta = {"resourceVersion": str(self.version)}
+                        yield {"type": "BOOKMARK", "object": {"kind": "Bookmark", "metadata": meta}}
+                    return
+            for event in pending:
+                since = event.version
+                change = watch_event(event, namespace, selector)
+                if change is not None:
+                    yield change
+
+
+def _after(log: list[Event], resource: Resource, since: int) -> list[Event]:
+    """The events of `resource` after version `since` (the log is in version order)."""
+    start = bisect.bisect_right(log, since, key=lambda e: e.version)
+    return [e for e in log[start:] if e.resource == resource]
+
+
+def watch_event(event: Event, namespace: str, selector: str) -> dict[str, Any] | None:
+    """The watch event a change makes for a watcher of `namespace` and `selector`: an object
+    that starts to match is ADDED, one that stops matching is DELETED."""
+
+    def seen(obj: dict[str, Any] | None) -> bool:
+        if obj is None or (namespace and obj["metadata"].get("namespace") != namespace):
+            return False
+        return selects(selector, obj)
+
+    before, after = seen(event.old), seen(event.new)
+    if after:
+        return {"type": "MODIFIED" if before else "ADDED", "object": event.new}
+    if before:
+        gone = json.loads(json.dumps(event.old))
+        gone["metadata"]["resourceVersion"] = str(event.version)
+        return {"type": "DELETED", "object": gone}
+    return None

@@ -26,7 +26,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 from attrs import define
 
 from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass, unstructure
-from kubesched.testing._apiserver_state import Event, Resource, State, StatusError, selects
+from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
 
 TOKEN = "kubesched-test-token"
 _KINDS: dict[type, tuple[str, str, str]] = {
@@ -187,6 +187,11 @@ class FakeApiServer:
             self._drops += 1
             self.state.cond.notify_all()
 
+    def _cut(self) -> Callable[[], bool]:
+        """For a watch starting now: has it been cut (or the server stopped) since?"""
+        drops = self._drops
+        return lambda: self._stopping or drops != self._drops
+
     def compact(self) -> None:
         self.state.compact()
 
@@ -227,72 +232,6 @@ class FakeApiServer:
         if action is not None:
             action()
         return None
-
-    def _events(
-        self,
-        resource: Resource,
-        namespace: str,
-        selector: str,
-        since: int,
-        timeout: float,
-        bookmarks: bool,
-    ) -> Iterator[dict[str, Any] | None]:
-        """Watch events after `since` (None: the stream was cut), until `timeout`."""
-        state = self.state
-        deadline = time.monotonic() + timeout
-        drops = self._drops
-        with state.cond:
-            if since and since < state.compacted:
-                yield {
-                    "type": "ERROR",
-                    "object": StatusError(
-                        410, "Expired", f"too old resource version: {since} ({state.compacted})"
-                    ).status(),
-                }
-                return
-        while True:
-            with state.cond:
-                pending = [e for e in state.log if e.version > since and e.resource == resource]
-                while not pending and not self._stopping and drops == self._drops:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        break
-                    state.cond.wait(min(left, 0.5))
-                    pending = [e for e in state.log if e.version > since and e.resource == resource]
-                if self._stopping or drops != self._drops:
-                    yield None
-                    return
-                if not pending:
-                    if bookmarks:
-                        yield {
-                            "type": "BOOKMARK",
-                            "object": {
-                                "kind": "Bookmark",
-                                "metadata": {"resourceVersion": str(state.version)},
-                            },
-                        }
-                    return
-            for event in pending:
-                since = event.version
-                change = _as_watch_event(event, namespace, selector)
-                if change is not None:
-                    yield change
-
-
-def _as_watch_event(event: Event, namespace: str, selector: str) -> dict[str, Any] | None:
-    def seen(obj: dict[str, Any] | None) -> bool:
-        if obj is None or (namespace and obj["metadata"].get("namespace") != namespace):
-            return False
-        return selects(selector, obj)
-
-    before, after = seen(event.old), seen(event.new)
-    if after:
-        return {"type": "MODIFIED" if before else "ADDED", "object": event.new}
-    if before:
-        gone = json.loads(json.dumps(event.old))
-        gone["metadata"]["resourceVersion"] = str(event.version)
-        return {"type": "DELETED", "object": gone}
-    return None
 
 
 class _Server(ThreadingHTTPServer):
@@ -410,8 +349,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        events = self.api._events(
-            resource, ns, query.get("fieldSelector", ""), since, timeout, bookmarks
+        selector = query.get("fieldSelector", "")
+        events = self.api.state.watch(
+            resource, ns, selector, since, timeout, bookmarks, self.api._cut
         )
         for event in events:
             if event is None:  # cut the stream: no final chunk

@@ -49,6 +49,7 @@ class ApiServerCluster:
         }
         self.writer = PodWriter(session, self.stores)
         self._tasks: list[Any] = []
+        self._woken = False
 
     # -- watching --------------------------------------------------------------------
 
@@ -69,11 +70,12 @@ class ApiServerCluster:
         return all(r.synced.wait(timeout) for r in self.reflectors.values())
 
     def wait_for_changes(self, timeout: float) -> bool:
-        """Block until a change arrives or `timeout` seconds pass; whether one arrived."""
-        return self.stores.changed.wait(timeout)
+        """Block until a change arrives, `wake` is called or `timeout` seconds pass."""
+        return self._woken or self.stores.changed.wait(timeout)
 
     def wake(self) -> None:
-        """Wake whoever waits for changes (to stop, say)."""
+        """Wake whoever waits for changes, now and from now on (to stop)."""
+        self._woken = True
         self.stores.changed.set()
 
     @contextmanager

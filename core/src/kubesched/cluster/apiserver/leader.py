@@ -19,6 +19,7 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -54,8 +55,11 @@ class LeaderElector:
         renew_deadline: float,
         retry_period: float,
         identity: str | None = None,
+        on_stopped_leading: Callable[[], object] | None = None,
     ) -> None:
         self.session = session
+        self.on_stopped_leading = on_stopped_leading
+        """Called (on the API-server thread) when this leader could not renew in time."""
         self.namespace, self.name = namespace, name
         self.lease_duration = lease_duration
         self.renew_deadline = renew_deadline
@@ -88,6 +92,8 @@ class LeaderElector:
                     log.error(
                         "leader election lost: could not renew %s/%s", self.namespace, self.name
                     )
+                    if self.on_stopped_leading is not None:
+                        self.on_stopped_leading()
                     return
                 await asyncio.sleep(self.retry_period)
 
