@@ -49,6 +49,8 @@ def test_json_carries_the_nominated_node_and_the_victims(
             "attempts": 2,
             "nominatedNode": "node-c",
             "victims": ["apps/batch-c"],
+            "preemptedBy": None,
+            "stoppedTrying": None,
         }
     ]
     # batch-c left node-c and checkout took its place
@@ -76,5 +78,7 @@ def test_preemption_policy_never_evicts_nothing(
         "preemption: not eligible due to preemptionPolicy=Never.",
         "nominatedNode": None,
         "victims": [],
+        "preemptedBy": None,
+        "stoppedTrying": None,
     }
     assert pods_per_node(document) == FULL

@@ -83,6 +83,8 @@ def test_preemption_evicts_the_victim_and_binds_on_the_nominated_node(
         "attempts": 2,
         "nominatedNode": "n1",
         "victims": ["default/low"],
+        "preemptedBy": None,
+        "stoppedTrying": None,
     }
     [usage] = document["summary"]["nodes"]
     assert usage["cpu"]["requestedMillicores"] == 2000 and usage["pods"]["count"] == 1

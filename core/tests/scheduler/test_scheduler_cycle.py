@@ -13,7 +13,7 @@ from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry
 from kubesched.profile import build_simulation
 from kubesched.scheduler.outcome import PodOutcome
-from kubesched.scheduler.simulation import MAX_ATTEMPTS_PER_POD
+from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.testing import make_node, make_pod
 
 MakeProfile = Callable[..., EffectiveProfile]
@@ -207,7 +207,28 @@ def test_prebind_error_forgets_the_pod_and_reports_error(
     [outcome] = result.outcomes
     assert (outcome.status, outcome.message) == ("Error", 'running PreBind plugin "Recorder": boom')
     assert sim.scheduler.cache.num_pods == 0
-    assert [h for h, _, _ in _recorder(sim).calls].count("unreserve") == 1
+    hooks = [h for h, _, _ in _recorder(sim).calls]
+    assert hooks.count("pre_bind") == hooks.count("unreserve") == DEFAULT_MAX_ATTEMPTS
+
+
+def test_a_bind_that_fails_once_is_retried_on_backoff_and_binds(
+    simulate: Any, make_profile: MakeProfile
+) -> None:
+    """Upstream's handleBindingCycleError: unreserve, forget, back to the queue with backoff
+    (an error needs no cluster event), so the next attempt binds the pod."""
+    failures = iter([Status(Code.ERROR, "transient")])
+
+    def pre_bind(pod: Pod) -> Status | None:
+        return next(failures, None)
+
+    sim, result = simulate(
+        _nodes(1), [_pod("p")], [_recorder_profile(make_profile, {"pre_bind": pre_bind})]
+    )
+    [outcome] = result.outcomes
+    assert (outcome.status, outcome.node, outcome.attempts) == ("Scheduled", "n0", 2)
+    assert outcome.stopped is None
+    assert result.simulated_seconds >= 1.0, "waited out the initial backoff"
+    assert [p.spec.node_name for p in sim.cluster.pods()] == ["n0"]
 
 
 class Nominate:
@@ -293,7 +314,7 @@ class Raiser:
             raise RuntimeError("kaboom")
 
 
-def test_a_raising_plugin_fails_the_pod_with_an_error_and_the_simulation_ends(
+def test_a_raising_plugin_fails_the_pod_with_an_error_retried_on_backoff_until_the_limit(
     simulate: Any, registry: Registry, make_profile: MakeProfile
 ) -> None:
     if "Raiser" not in registry:
@@ -306,8 +327,11 @@ def test_a_raising_plugin_fails_the_pod_with_an_error_and_the_simulation_ends(
     assert failed.status == "Error"
     assert failed.message == 'plugin "Raiser" raised RuntimeError in filter: kaboom'
     assert outcomes["default/good"].status == "Scheduled"
-    assert failed.attempts == 2, "retried once after its error backoff: the cluster changed"
-    assert result.simulated_seconds >= 1.0
+    assert failed.attempts == DEFAULT_MAX_ATTEMPTS, "errors are retried on backoff, as upstream"
+    assert failed.stopped == f"tried {DEFAULT_MAX_ATTEMPTS} times (--max-attempts)"
+    assert outcomes["default/good"].stopped is None
+    backoffs = [min(2**i, 10) for i in range(DEFAULT_MAX_ATTEMPTS - 1)]  # 1 s doubling to 10 s
+    assert result.simulated_seconds >= sum(backoffs)
     live = {p.metadata.name: p for p in sim.cluster.pods()}
     assert live["bad"].status.conditions[0].reason == "SchedulerError"
 
@@ -323,5 +347,6 @@ def test_a_pod_requeued_forever_is_given_up_after_the_attempt_limit(
     prof = _recorder_profile(make_profile, {"permit": permit})
     _, result = simulate(_nodes(1), [_pod("p")], [prof])
     [outcome] = result.outcomes
-    assert outcome.attempts == MAX_ATTEMPTS_PER_POD
-    assert outcome.message == f"0/1 nodes are available: 1 try {MAX_ATTEMPTS_PER_POD - 1}."
+    assert outcome.attempts == DEFAULT_MAX_ATTEMPTS
+    assert outcome.message == f"0/1 nodes are available: 1 try {DEFAULT_MAX_ATTEMPTS - 1}."
+    assert outcome.stopped == f"tried {DEFAULT_MAX_ATTEMPTS} times (--max-attempts)"

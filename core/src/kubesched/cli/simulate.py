@@ -32,12 +32,18 @@ from kubesched.profile import build_simulation, load_profiles
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.report import result_document
-from kubesched.scheduler.simulation import SimulationResult
+from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS, SimulationResult
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 PROGRESS_AFTER_SECONDS = 2.0
 """A progress bar appears (on a terminal) once a simulation has run this long."""
-STATUS_STYLES = {"Scheduled": "green", "Unschedulable": "yellow", "Error": "red"}
+STATUS_STYLES = {
+    "Scheduled": "green",
+    "Unschedulable": "yellow",
+    "Error": "red",
+    "Preempted": "magenta",
+    "Deleted": "magenta",
+}
 
 
 class _ProgressBar:
@@ -92,6 +98,8 @@ def _print_table(console: Console, result: SimulationResult, explain: bool) -> N
             extra = f" (nominated to {outcome.nominated_node})"
         if outcome.victims:
             extra += f" (preempted {', '.join(outcome.victims)})"
+        if outcome.stopped:
+            extra += f" (not retried: {outcome.stopped})"
         pods.add_row(
             str(i),
             outcome.pod,
@@ -106,7 +114,8 @@ def _print_table(console: Console, result: SimulationResult, explain: bool) -> N
     s = result.summary
     console.print(
         f"Scheduled: {s.scheduled}   Unschedulable: {s.unschedulable}   Errors: {s.errors}   "
-        f"Pods for other schedulers (left alone): {s.other_schedulers}"
+        + (f"Preempted: {s.preempted}   " if s.preempted else "")
+        + f"Pods for other schedulers (left alone): {s.other_schedulers}"
     )
     nodes = Table(title="Nodes", title_justify="left")
     for column in ("Node", "CPU requested", "Memory requested", "Pods"):
@@ -188,6 +197,14 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
     help="Wall-clock seconds a scheduling or binding cycle may take before the plugin "
     "running it fails that pod's cycle with an Error; 0 for no limit.",
 )
+@click.option(
+    "--max-attempts",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_ATTEMPTS,
+    show_default=True,
+    help="Scheduling attempts per pod after which the simulation stops retrying it "
+    "(kube-scheduler would retry a failing pod forever); its result says so.",
+)
 def command(
     cluster: str,
     config: Path | None,
@@ -196,6 +213,7 @@ def command(
     explain: bool,
     metrics_file: Path | None,
     cycle_timeout: float,
+    max_attempts: int,
 ) -> None:
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
     registry = default_registry()
@@ -220,6 +238,7 @@ def command(
         explain=explain,
         metrics=metrics,
         cycle_timeout=cycle_timeout or None,
+        max_attempts=max_attempts,
     )
     stderr = Console(stderr=True)
     for warning in objects.warnings:

@@ -22,6 +22,7 @@ from kubesched.scheduler import (
     SimulatedClock,
     Simulation,
 )
+from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.source import ClusterSource
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
@@ -104,9 +105,10 @@ def build_simulation(
     explain: bool = False,
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> Simulation:
     """A simulation of `cfg` (or of `profiles`) on the in-memory `cluster`, on a simulated
-    clock."""
+    clock; a pod is tried `max_attempts` times at most."""
     clock = SimulatedClock()
     scheduler = build_scheduler(
         cfg,
@@ -120,4 +122,4 @@ def build_simulation(
         metrics=metrics,
         cycle_timeout=cycle_timeout,
     )
-    return Simulation(scheduler, clock)
+    return Simulation(scheduler, clock, max_attempts=max_attempts)

@@ -24,8 +24,10 @@ from kubesched.framework._events import (
 )
 from kubesched.framework._runtime import Framework
 from kubesched.scheduler.cache import Cache, CacheError
+from kubesched.scheduler.outcome import SCHEDULED, PodOutcome
 from kubesched.scheduler.queue import SchedulingQueue
-from kubesched.scheduler.source import ClusterSource
+from kubesched.scheduler.source import ClusterSource, ObjectChange
+from kubesched.scheduler.watchdog import Watchdog
 
 log = logging.getLogger("kubesched.scheduler")
 
@@ -37,8 +39,13 @@ class EventHandlers:
     cache: Cache
     queue: SchedulingQueue
     frameworks: Mapping[str, Framework]
+    watchdog: Watchdog
+    unsynced: list[ObjectChange]
     cluster_version: int
     """Bumped by every change that may let an unschedulable pod fit."""
+    outcomes: dict[str, PodOutcome]
+    preemptors: dict[str, str]
+    """Victim `namespace/name` -> the pod whose preemption named it."""
 
     def responsible_for(self, pod: Pod) -> bool:
         return pod.spec.scheduler_name in self.frameworks
@@ -46,15 +53,18 @@ class EventHandlers:
     def sync(self) -> int:
         """Apply every change the cluster has recorded since the last sync; how many.
 
+        Plugin code runs here too (PreEnqueue, queueing hints), under the cycle watchdog.
         A change the cache cannot apply (a live cluster's watch delivering what the
         cache does not expect) is logged and skipped, as upstream's handlers do.
         """
-        changes = self.cluster.take_changes()
-        for old, new in changes:
-            try:
-                self.handle_change(old, new)
-            except CacheError as exc:
-                log.error("scheduler cache: %s", exc)
+        changes = [*self.unsynced, *self.cluster.take_changes()]
+        self.unsynced = []
+        with self.watchdog.limit():
+            for old, new in changes:
+                try:
+                    self.handle_change(old, new)
+                except CacheError as exc:
+                    log.error("scheduler cache: %s", exc)
         return len(changes)
 
     def handle_change(self, old: Any, new: Any) -> None:
@@ -92,6 +102,9 @@ class EventHandlers:
             assert old is not None
             self.cache.remove_pod(old)
             self.queue.move_all_to_active_or_backoff(ASSIGNED_POD_DELETE, old, None)
+            outcome = self.outcomes.get(old.uid)
+            if outcome is not None and outcome.status == SCHEDULED:
+                outcome.left_node(self.preemptors.get(old.key))
         elif old is None or not old.spec.node_name:
             self.cache.add_pod(new)
             if old is not None and self.responsible_for(old):

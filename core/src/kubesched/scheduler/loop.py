@@ -36,8 +36,9 @@ def next_pod(sched: Scheduler) -> QueueEntry | None:
 def next_moment(sched: Scheduler, worth: Callable[[Pod], bool] | None = None) -> float | None:
     """The next time something can happen, or None when nothing can.
 
-    `worth` limits the backoffs and the sweep to the pods for which a retry can change
-    something (a simulation retries only pods the cluster changed for since they failed).
+    Errors are retried on backoff, as upstream retries them. `worth` limits the sweep of
+    unschedulable pods to those for which a retry can change something (a simulation
+    retries only pods the cluster changed for since they failed).
     """
     queue = sched.queue
     moments = []
@@ -46,7 +47,7 @@ def next_moment(sched: Scheduler, worth: Callable[[Pod], bool] | None = None) ->
         moments.append(deadline)
     for entry in queue.backoff.errored():
         expiry = queue.backoff.expiry(entry)
-        if expiry is not None and (worth is None or worth(entry.pod)):
+        if expiry is not None:
             moments.append(expiry + BACKOFF_ORDERING_WINDOW)
     for entry in queue.unschedulable_entries():
         if not entry.gated and (worth is None or worth(entry.pod)):

@@ -9,6 +9,11 @@ from kubesched.framework._status import Status
 SCHEDULED = "Scheduled"
 UNSCHEDULABLE = "Unschedulable"
 ERROR = "Error"
+PREEMPTED = "Preempted"
+"""Bound in this run, then evicted to make room for another pod."""
+DELETED = "Deleted"
+"""Bound in this run, then deleted (not by preemption)."""
+STATUSES = (SCHEDULED, UNSCHEDULABLE, ERROR, PREEMPTED, DELETED)
 
 
 @define
@@ -34,3 +39,16 @@ class PodOutcome:
     nominated_node: str | None = None
     victims: list[str] = field(factory=list)
     nodes: dict[str, NodeExplanation] | None = None
+    preempted_by: str | None = None
+    """`namespace/name` of the pod whose preemption evicted this one."""
+    stopped: str | None = None
+    """Why the simulation stopped retrying a pod kube-scheduler would keep retrying."""
+
+    def left_node(self, preemptor: str | None) -> None:
+        """The pod, bound in this run, is gone: evicted by `preemptor`, or deleted."""
+        self.node = None
+        if preemptor is None:
+            self.status, self.message = DELETED, "deleted after it was bound"
+        else:
+            self.status, self.preempted_by = PREEMPTED, preemptor
+            self.message = f"preempted by {preemptor}"

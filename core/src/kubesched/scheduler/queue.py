@@ -161,18 +161,18 @@ class SchedulingQueue:
         profile = self._profiles.get(entry.pod.spec.scheduler_name)
         status = None if profile is None else profile.run_pre_enqueue_plugins(entry.pod)
         if status is None or status.is_success():
-            entry.set_gating_plugin("")
+            entry.set_gating(None)
             return
         if status.plugin not in entry.unschedulable_plugins:
             entry.unschedulable_plugins.add(status.plugin)
             if self._metrics is not None:
                 self._metrics.add_unschedulable(status.plugin, entry.pod.spec.scheduler_name, 1)
-        entry.set_gating_plugin(status.plugin)
+        entry.set_gating(status)
 
     def gating_status(self, pod: Pod) -> Status | None:
-        """Why the pod is gated, asking its PreEnqueue plugins again (None: not gated)."""
-        profile = self._profiles.get(pod.spec.scheduler_name)
-        return None if profile is None else profile.run_pre_enqueue_plugins(pod)
+        """Why a PreEnqueue plugin keeps the pod out of the queue (None: it does not)."""
+        entry = self.get(pod)
+        return None if entry is None else entry.gating_status
 
     # -- moving between structures ---------------------------------------------------------
 

@@ -46,6 +46,8 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
         "attempts": outcome.attempts,
         "nominatedNode": outcome.nominated_node,
         "victims": list(outcome.victims),
+        "preemptedBy": outcome.preempted_by,
+        "stoppedTrying": outcome.stopped,
     }
     if explain:
         doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}
@@ -72,6 +74,8 @@ def summary_document(summary: Summary, simulated_seconds: float) -> dict[str, An
         "scheduled": summary.scheduled,
         "unschedulable": summary.unschedulable,
         "errors": summary.errors,
+        "preempted": summary.preempted,
+        "deleted": summary.deleted,
         "otherSchedulers": summary.other_schedulers,
         "simulatedSeconds": simulated_seconds,
         "nodes": [_usage(u) for u in summary.nodes],

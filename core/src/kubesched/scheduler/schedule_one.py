@@ -96,6 +96,7 @@ class ScheduleOne:
     algorithm: Algorithm
     watchdog: Watchdog
     outcomes: dict[str, PodOutcome]
+    preemptors: dict[str, str]
     cluster_version: int
     seen_version: dict[str, int]
     timed_out: set[str]
@@ -165,7 +166,8 @@ class ScheduleOne:
                 outcome = self.outcomes[entry.pod.uid]
                 if result.nominated_node_name:
                     outcome.nominated_node = result.nominated_node_name
-                outcome.victims.extend(result.victims)
+                outcome.victims.extend(v for v in result.victims if v not in outcome.victims)
+                self.preemptors.update(dict.fromkeys(result.victims, entry.pod.key))
                 if result.victims:
                     self.metrics.preemption_victims.observe(len(result.victims))
         self.handle_scheduling_failure(

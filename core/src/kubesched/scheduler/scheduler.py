@@ -30,7 +30,7 @@ from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.schedule_one import ScheduleOne, _Binding, truncate_message
 from kubesched.scheduler.snapshot import Snapshot
-from kubesched.scheduler.source import ClusterSource
+from kubesched.scheduler.source import ClusterSource, ObjectChange
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT, Watchdog
 
 __all__ = ["Scheduler", "SchedulerSettings", "truncate_message"]
@@ -104,17 +104,17 @@ class Scheduler(ScheduleOne, EventHandlers):
         self.algorithm = Algorithm(random.Random(seed), settings.percentage_of_nodes_to_score)
         self._sampler = random.Random(seed + 1)
         self.outcomes: dict[str, PodOutcome] = {}
+        self.preemptors: dict[str, str] = {}
         self.cluster_version = 0
         self.seen_version: dict[str, int] = {}
         self._bindings: dict[str, _Binding] = {}
         cluster.take_changes()  # what happened so far is in the listing below
-        for node in cluster.nodes():
-            self.cache.add_node(node)
-        for pod in cluster.pods():
-            if pod.spec.node_name:
-                self.cache.add_pod(pod)
-            elif self.responsible_for(pod):
-                self.queue.add(pod)
+        self.unsynced: list[ObjectChange] = [
+            *((None, node) for node in cluster.nodes()),
+            *((None, pod) for pod in cluster.pods()),
+        ]
+        """The cluster as first listed, applied by the first `sync` (upstream's informers'
+        initial list), so PreEnqueue runs under the watchdog like every plugin."""
 
     def _activate(self, pods: Sequence[Pod]) -> None:
         self.queue.activate(pods)

@@ -19,16 +19,24 @@ from attrs import frozen
 from kubesched.api import CPU, MEMORY, PODS, Pod
 from kubesched.api._requests import pod_requests
 from kubesched.scheduler.clock import SimulatedClock
-from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.loop import next_moment, next_pod, reach
-from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
+from kubesched.scheduler.outcome import (
+    DELETED,
+    ERROR,
+    PREEMPTED,
+    SCHEDULED,
+    STATUSES,
+    UNSCHEDULABLE,
+    PodOutcome,
+)
 from kubesched.scheduler.scheduler import Scheduler
 from kubesched.scheduler.source import ClusterSource
 
-MAX_ATTEMPTS_PER_POD = 100
-"""A pod is not tried again after this many attempts: a guard against plugins that requeue a
+DEFAULT_MAX_ATTEMPTS = 20
+"""A pod is not tried again after this many attempts (`--max-attempts`): kube-scheduler would
+retry a pod that keeps failing with an error forever, on backoff, and a plugin may requeue a
 pod forever (say, a rejection message that changes every time, so every failure updates the
-pod, and that update requeues it); its last outcome stands."""
+pod, and that update requeues it). The pod's last outcome stands and says so."""
 
 Progress = Callable[[int, int], None]
 """(pods decided so far, pending pods) after every scheduling attempt."""
@@ -56,6 +64,8 @@ class Summary:
     errors: int
     other_schedulers: int
     nodes: list[NodeUsage]
+    preempted: int = 0
+    deleted: int = 0
 
 
 @frozen
@@ -98,11 +108,18 @@ def _node_usage(cluster: ClusterSource) -> list[NodeUsage]:
 class Simulation:
     """Run `scheduler` on its simulated `clock` until it settles; see the module docstring."""
 
-    def __init__(self, scheduler: Scheduler, clock: SimulatedClock) -> None:
+    def __init__(
+        self,
+        scheduler: Scheduler,
+        clock: SimulatedClock,
+        *,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    ) -> None:
         self.scheduler = scheduler
         self.cluster = scheduler.cluster
         self.recorder = scheduler.recorder
         self.clock = clock
+        self.max_attempts = max_attempts
         self.cycles = 0
 
     def run(self, progress: Progress | None = None) -> SimulationResult:
@@ -110,14 +127,14 @@ class Simulation:
         pending = sum(1 for p in self.cluster.pods() if not p.spec.node_name)
         with sched.watchdog.session():
             self._loop(progress, pending)
-        return self._result()
+            return self._result()
 
     def _loop(self, progress: Progress | None, pending: int) -> None:
         """Schedule until nothing can change any more."""
         sched = self.scheduler
         while True:
             entry = next_pod(sched)
-            if entry is not None and self._given_up(entry):
+            if entry is not None and self._give_up(entry.uid, entry.attempts):
                 sched.queue.done(entry.uid)
                 continue
             if entry is not None:
@@ -132,9 +149,18 @@ class Simulation:
             self.clock.advance_to(moment)
             reach(sched, moment)
 
-    def _given_up(self, entry: QueueEntry) -> bool:
-        """Pods tried too often, or whose cycle timed out, are not tried again."""
-        return entry.attempts > MAX_ATTEMPTS_PER_POD or entry.uid in self.scheduler.timed_out
+    def _give_up(self, uid: str, attempts: int) -> bool:
+        """Should the simulation stop retrying this pod? Say why on its outcome."""
+        outcome = self.scheduler.outcomes.get(uid)
+        if uid in self.scheduler.timed_out:
+            reason = "its cycle ran past --cycle-timeout"
+        elif attempts > self.max_attempts:
+            reason = f"tried {self.max_attempts} times (--max-attempts)"
+        else:
+            return False
+        if outcome is not None:
+            outcome.stopped = reason
+        return True
 
     def _stale(self, pod: Pod) -> bool:
         """Did the cluster change since this pod last failed?"""
@@ -159,7 +185,7 @@ class Simulation:
         others = sum(
             1 for p in self.cluster.pods() if not p.spec.node_name and not sched.responsible_for(p)
         )
-        counts = {SCHEDULED: 0, UNSCHEDULABLE: 0, ERROR: 0}
+        counts = dict.fromkeys(STATUSES, 0)
         for outcome in outcomes:
             counts[outcome.status] += 1
         summary = Summary(
@@ -168,5 +194,7 @@ class Simulation:
             counts[ERROR],
             others,
             _node_usage(self.cluster),
+            preempted=counts[PREEMPTED],
+            deleted=counts[DELETED],
         )
         return SimulationResult(outcomes, summary, self.clock.now(), self.cycles)

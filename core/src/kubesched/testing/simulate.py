@@ -33,7 +33,9 @@ from kubesched.profile import (
 )
 from kubesched.scheduler.outcome import PodOutcome
 from kubesched.scheduler.scheduler import Scheduler
+from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS as DEFAULT_MAX_POD_ATTEMPTS
 from kubesched.scheduler.simulation import Simulation, SimulationResult
+from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 ConfigSource: TypeAlias = (
     KubeSchedulerConfiguration | Mapping[str, Any] | str | os.PathLike[str] | None
@@ -111,6 +113,8 @@ def simulate(
     seed: int = 0,
     explain: bool = False,
     max_attempts: int | None = DEFAULT_MAX_ATTEMPTS,
+    max_pod_attempts: int = DEFAULT_MAX_POD_ATTEMPTS,
+    cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
 ) -> SimulationRun:
     """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
 
@@ -120,8 +124,11 @@ def simulate(
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
     has is an error unless it is the same factory. The run is the scheduler's
-    own `Simulation` (simulated clock, seeded tie-breaking); it stops with
-    SimulationLimitError after `max_attempts` attempts (None: never).
+    own `Simulation` (simulated clock, seeded tie-breaking): a pod is tried
+    `max_pod_attempts` times at most (as `--max-attempts`), a cycle may take
+    `cycle_timeout` seconds (as `--cycle-timeout`; None for no limit), and the
+    run stops with SimulationLimitError after `max_attempts` attempts in all
+    (None: never).
     """
     registry = _registry(plugins or {})
     cluster = InMemoryCluster(
@@ -132,7 +139,14 @@ def simulate(
     )
     cfg, profiles = _configuration(config, registry)
     simulation = build_simulation(
-        cfg, registry, cluster, profiles=profiles, seed=seed, explain=explain
+        cfg,
+        registry,
+        cluster,
+        profiles=profiles,
+        seed=seed,
+        explain=explain,
+        cycle_timeout=cycle_timeout,
+        max_attempts=max_pod_attempts,
     )
     return SimulationRun(simulation, cluster, max_attempts)
 
