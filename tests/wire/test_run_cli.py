@@ -116,3 +116,28 @@ def test_the_client_library_is_imported_only_to_run(argv: list[str]) -> None:
         "assert 'kr8s' not in sys.modules and 'httpx' not in sys.modules, 'imported'\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, timeout=60)
+
+
+def test_an_unreachable_api_server_is_one_line_and_status_1(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(config_text())
+    with FakeApiServer() as server:
+        kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
+    # The server is gone: nothing listens on its port any more.
+    command = [
+        str(Path(sys.executable).with_name("kubesched")),
+        "run",
+        "--config",
+        str(config),
+        "--kubeconfig",
+        str(kubeconfig),
+        "--port",
+        "0",
+        "--bind-address",
+        "127.0.0.1",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: cannot reach the API server: ")
+    assert "Traceback" not in result.stderr
