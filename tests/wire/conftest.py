@@ -22,9 +22,9 @@ apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 leaderElection:
   leaderElect: {elect}
-  leaseDuration: 1s
-  renewDeadline: 800ms
-  retryPeriod: 200ms
+  leaseDuration: 2s
+  renewDeadline: 1500ms
+  retryPeriod: 250ms
   resourceNamespace: kube-system
   resourceName: {scheduler}
 profiles:

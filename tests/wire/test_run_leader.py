@@ -40,7 +40,7 @@ def test_one_leader_schedules_and_hands_over_on_stop(
     apiserver.wait_for(lambda: node_of(apiserver, "first"))
     assert not follower.server.scheduling.is_set()
     lease = apiserver.get("coordination.k8s.io/v1", "leases", "kube-system", SCHEDULER)
-    assert lease["spec"]["leaseDurationSeconds"] == 1
+    assert lease["spec"]["leaseDurationSeconds"] == 2
     assert leader.stop() == 0
     assert holder(apiserver) != leader_id  # released: empty, or the follower already
     apiserver.wait_for(lambda: holder(apiserver) == follower.server.options.identity)
