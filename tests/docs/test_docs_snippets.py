@@ -47,7 +47,9 @@ if sys.version_info >= (3, 11):
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 ILLUSTRATIVE = "<!-- illustrative -->"
-OTHER_PROGRAMS = frozenset({"pip", "uv", "python", "twine", "git", "nox", "kubectl"})
+OTHER_PROGRAMS = frozenset(
+    {"pip", "uv", "python", "twine", "git", "nox", "kubectl", "kind", "docker", "curl"}
+)
 """Programs a page may show without the test running them (installing, building, uploading)."""
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", os.devnull)
 """How a titled `test_*.py` block runs: its own pytest, configured by nothing around it."""

@@ -15,6 +15,7 @@ SUBCOMMANDS: dict[str, str] = {
     "plugins": "kubesched.cli.plugins",
     "config": "kubesched.cli.config",
     "simulate": "kubesched.cli.simulate",
+    "run": "kubesched.cli.run",
     "new-plugin": "kubesched.cli.new_plugin",
 }
 """Subcommand name -> module defining a click command named `command`."""

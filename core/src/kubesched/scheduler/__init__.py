@@ -4,12 +4,14 @@
     result = simulation.run()                  # every pending pod's outcome, and a summary
 
 `Scheduler` is the loop itself over any `ClusterSource` and clock; `Simulation`
-drives it on a `SimulatedClock` until nothing can change any more.
+drives it on a `SimulatedClock` until nothing can change any more, `LiveLoop`
+on a `MonotonicClock` against a live cluster until told to stop.
 `kubesched.profile.build_simulation` builds both from a configuration.
 """
 
 from kubesched.scheduler.cache import Cache, CacheError
-from kubesched.scheduler.clock import SimulatedClock
+from kubesched.scheduler.clock import MonotonicClock, SimulatedClock
+from kubesched.scheduler.loop import LiveLoop
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.outcome import NodeExplanation, PodOutcome
@@ -24,6 +26,8 @@ __all__ = [
     "Cache",
     "CacheError",
     "ClusterSource",
+    "LiveLoop",
+    "MonotonicClock",
     "NodeExplanation",
     "NodeUsage",
     "Nominator",

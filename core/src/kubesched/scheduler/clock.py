@@ -1,4 +1,4 @@
-"""The simulated clock: time that only moves when told.
+"""The clocks: simulated time that only moves when told, and the real one.
 
 The scheduler takes any `Clock` (framework/interface.py). A simulation runs on
 `SimulatedClock`: backoffs, Permit timeouts and the unschedulable-pods flush
@@ -7,6 +7,8 @@ next moment something can happen.
 """
 
 from __future__ import annotations
+
+import time
 
 
 class SimulatedClock:
@@ -25,3 +27,12 @@ class SimulatedClock:
         if moment < self._now:
             raise ValueError(f"cannot move the clock back from {self._now} to {moment}")
         self._now = moment
+
+
+class MonotonicClock:
+    """The real clock of a live scheduler: seconds that never run backwards."""
+
+    __slots__ = ()
+
+    def now(self) -> float:
+        return time.monotonic()

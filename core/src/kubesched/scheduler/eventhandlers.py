@@ -9,6 +9,7 @@ move the pods they may help.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,11 +23,13 @@ from kubesched.framework._events import (
     pod_changes,
 )
 from kubesched.framework._runtime import Framework
-from kubesched.scheduler.cache import Cache
+from kubesched.scheduler.cache import Cache, CacheError
 from kubesched.scheduler.outcome import SCHEDULED, PodOutcome
 from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.source import ClusterSource, ObjectChange
 from kubesched.scheduler.watchdog import Watchdog
+
+log = logging.getLogger("kubesched.scheduler")
 
 
 class EventHandlers:
@@ -51,12 +54,17 @@ class EventHandlers:
         """Apply every change the cluster has recorded since the last sync; how many.
 
         Plugin code runs here too (PreEnqueue, queueing hints), under the cycle watchdog.
+        A change the cache cannot apply (a live cluster's watch delivering what the
+        cache does not expect) is logged and skipped, as upstream's handlers do.
         """
         changes = [*self.unsynced, *self.cluster.take_changes()]
         self.unsynced = []
         with self.watchdog.limit():
             for old, new in changes:
-                self.handle_change(old, new)
+                try:
+                    self.handle_change(old, new)
+                except CacheError as exc:
+                    log.error("scheduler cache: %s", exc)
         return len(changes)
 
     def handle_change(self, old: Any, new: Any) -> None:

@@ -12,15 +12,14 @@ then the simulation is over.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 from attrs import frozen
 
 from kubesched.api import CPU, MEMORY, PODS, Pod
 from kubesched.api._requests import pod_requests
-from kubesched.scheduler.backoff import BACKOFF_ORDERING_WINDOW
 from kubesched.scheduler.clock import SimulatedClock
+from kubesched.scheduler.loop import next_moment, next_pod, reach
 from kubesched.scheduler.outcome import (
     DELETED,
     ERROR,
@@ -30,7 +29,6 @@ from kubesched.scheduler.outcome import (
     UNSCHEDULABLE,
     PodOutcome,
 )
-from kubesched.scheduler.queue import UNSCHEDULABLE_FLUSH_PERIOD
 from kubesched.scheduler.scheduler import Scheduler
 from kubesched.scheduler.source import ClusterSource
 
@@ -134,15 +132,10 @@ class Simulation:
     def _loop(self, progress: Progress | None, pending: int) -> None:
         """Schedule until nothing can change any more."""
         sched = self.scheduler
-        queue = sched.queue
         while True:
-            sched.sync()
-            sched.pump_bindings()
-            sched.sync()
-            queue.flush_backoff_completed()
-            entry = queue.pop()
+            entry = next_pod(sched)
             if entry is not None and self._give_up(entry.uid, entry.attempts):
-                queue.done(entry.uid)
+                sched.queue.done(entry.uid)
                 continue
             if entry is not None:
                 sched.schedule_one(entry)
@@ -150,8 +143,11 @@ class Simulation:
                 if progress is not None:
                     progress(len(sched.outcomes), pending)
                 continue
-            if not self._advance_clock():
+            moment = next_moment(sched, self._stale)
+            if moment is None:
                 break
+            self.clock.advance_to(moment)
+            reach(sched, moment)
 
     def _give_up(self, uid: str, attempts: int) -> bool:
         """Should the simulation stop retrying this pod? Say why on its outcome."""
@@ -170,34 +166,6 @@ class Simulation:
         """Did the cluster change since this pod last failed?"""
         sched = self.scheduler
         return sched.cluster_version > sched.seen_version.get(pod.uid, -1)
-
-    def _next_moment(self) -> float | None:
-        """The next time something can happen, or None when nothing can."""
-        sched, queue = self.scheduler, self.scheduler.queue
-        moments = []
-        deadline = sched.next_permit_deadline()
-        if deadline is not None:
-            moments.append(deadline)
-        for entry in queue.backoff.errored():  # errors are retried on backoff, as upstream
-            expiry = queue.backoff.expiry(entry)
-            if expiry is not None:
-                moments.append(expiry + BACKOFF_ORDERING_WINDOW)
-        for entry in queue.unschedulable_entries():
-            if not entry.gated and self._stale(entry.pod):
-                after = queue.leftover_deadline(entry)
-                ticks = math.floor(after / UNSCHEDULABLE_FLUSH_PERIOD) + 1
-                moments.append(ticks * UNSCHEDULABLE_FLUSH_PERIOD)
-        return min(moments, default=None)
-
-    def _advance_clock(self) -> bool:
-        moment = self._next_moment()
-        if moment is None:
-            return False
-        self.clock.advance_to(moment)
-        self.scheduler.expire_waiting_pods()
-        if moment % UNSCHEDULABLE_FLUSH_PERIOD == 0:
-            self.scheduler.queue.flush_unschedulable_leftover()
-        return True
 
     def _result(self) -> SimulationResult:
         sched = self.scheduler

@@ -1,0 +1,126 @@
+"""The cluster behind an API server, as the scheduler's `ClusterSource`.
+
+`ApiServerCluster` lists and watches every kind of `KINDS` (one reflector
+each, on the API-server thread), answers the scheduler's listings from what
+the watches saw, hands over their changes between cycles, and writes
+bindings, status patches and deletions back (`PodWriter`). A binding shows in
+the listings only once the watch delivers it, as upstream's informers do;
+until then the scheduler holds the pod as assumed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from kubesched.api import Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
+from kubesched.cluster.apiserver.kinds import KINDS, NODES, PDBS, PODS, PRIORITY_CLASSES, Kind
+from kubesched.cluster.apiserver.reflector import Backoff, Reflector
+from kubesched.cluster.apiserver.session import ApiSession
+from kubesched.cluster.apiserver.store import Change, Stores
+from kubesched.cluster.apiserver.writer import PodWriter
+
+
+class ApiServerCluster:
+    """Nodes, pods, PodDisruptionBudgets, PriorityClasses... as the API server has them."""
+
+    def __init__(
+        self,
+        session: ApiSession,
+        kinds: Iterable[Kind] = KINDS,
+        *,
+        backoff: Backoff | None = None,
+        watch_timeout: float | None = None,
+    ) -> None:
+        self.session = session
+        self.kinds = tuple(kinds)
+        self.stores = Stores(self.kinds)
+        self.reflectors = {
+            kind.name: Reflector(
+                session,
+                kind,
+                self.stores,
+                backoff=backoff,
+                **({} if watch_timeout is None else {"watch_timeout": watch_timeout}),
+            )
+            for kind in self.kinds
+        }
+        self.writer = PodWriter(session, self.stores)
+        self._tasks: list[Any] = []
+        self._woken = False
+
+    # -- watching --------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start every reflector on the API-server thread."""
+
+        async def spawn() -> list[asyncio.Task[None]]:
+            return [asyncio.create_task(r.run()) for r in self.reflectors.values()]
+
+        self._tasks = self.session.call(spawn())
+
+    def synced(self) -> bool:
+        """Has every kind been listed once?"""
+        return all(r.synced.is_set() for r in self.reflectors.values())
+
+    def wait_synced(self, timeout: float) -> bool:
+        """Wait (up to `timeout` per kind) until every kind has been listed once."""
+        return all(r.synced.wait(timeout) for r in self.reflectors.values())
+
+    def wait_for_changes(self, timeout: float) -> bool:
+        """Block until a change arrives, `wake` is called or `timeout` seconds pass."""
+        return self._woken or self.stores.changed.wait(timeout)
+
+    def wake(self) -> None:
+        """Wake whoever waits for changes, now and from now on (to stop)."""
+        self._woken = True
+        self.stores.changed.set()
+
+    @contextmanager
+    def consistent(self) -> Iterator[None]:
+        """Listings and `take_changes` inside agree: nothing listed is handed over again."""
+        with self.stores.consistent():
+            yield
+
+    # -- the ClusterSource -----------------------------------------------------------
+
+    def nodes(self) -> Sequence[Node]:
+        return self.stores.objects(NODES)
+
+    def pods(self) -> Sequence[Pod]:
+        return self.stores.objects(PODS)
+
+    def get_pod(self, uid: str) -> Pod | None:
+        return self.stores.get_pod(uid)
+
+    def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
+        return self.stores.objects(PDBS) if PDBS in self.kinds else []
+
+    def priority_classes(self) -> Sequence[PriorityClass]:
+        return self.stores.objects(PRIORITY_CLASSES) if PRIORITY_CLASSES in self.kinds else []
+
+    def objects(self, kind: Kind) -> list[Any]:
+        """Every object of a followed kind."""
+        return self.stores.objects(kind)
+
+    def take_changes(self) -> Sequence[Change]:
+        return self.stores.take_changes()
+
+    def bind(self, pod: Pod, node_name: str) -> None:
+        self.writer.bind(pod, node_name)
+
+    def delete_pod(self, pod: Pod, reason: str = "") -> None:
+        self.writer.delete_pod(pod, reason)
+
+    def update_pod_status(
+        self,
+        pod: Pod,
+        *,
+        condition: PodCondition | None = None,
+        nominated_node_name: str | None = None,
+    ) -> Pod:
+        return self.writer.update_pod_status(
+            pod, condition=condition, nominated_node_name=nominated_node_name
+        )

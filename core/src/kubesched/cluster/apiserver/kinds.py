@@ -1,0 +1,52 @@
+"""The kinds `kubesched run` follows, one table row each: where they live on the API
+server and which `kubesched.api` class they become.
+
+Following one more kind is one more row (and its class in `kubesched.api`).
+Pods are watched as upstream's scheduler watches them: every pod not yet
+Succeeded or Failed, pending and bound alike, so a pod's binding arrives as one
+update of one stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import frozen
+
+from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass
+
+
+@frozen
+class Kind:
+    """A kind to list and watch."""
+
+    name: str
+    group_version: str
+    plural: str
+    model: type[Any]
+    namespaced: bool
+    field_selector: str = ""
+
+    def key(self, raw: Any) -> str:
+        """The store key of a raw object: `namespace/name`, or `name`."""
+        meta = raw.get("metadata") or {}
+        name = str(meta.get("name", ""))
+        return f"{meta.get('namespace', '')}/{name}" if self.namespaced else name
+
+
+NODES = Kind("Node", "v1", "nodes", Node, namespaced=False)
+PODS = Kind(
+    "Pod",
+    "v1",
+    "pods",
+    Pod,
+    namespaced=True,
+    field_selector="status.phase!=Succeeded,status.phase!=Failed",
+)
+PDBS = Kind("PodDisruptionBudget", "policy/v1", "poddisruptionbudgets", PodDisruptionBudget, True)
+PRIORITY_CLASSES = Kind(
+    "PriorityClass", "scheduling.k8s.io/v1", "priorityclasses", PriorityClass, False
+)
+
+KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES)
+"""Every kind followed, in the order their first listing is waited for."""

@@ -1,0 +1,148 @@
+"""What the scheduler writes to pods: bindings, status patches, deletions.
+
+- Binding: a POST to the pod's `binding` subresource (DefaultBinder's call).
+- Status: upstream's PatchPodStatus, a strategic merge patch of the status
+  against the pod as the watch last saw it (conditions merge by type), skipped
+  when nothing changes, retried on 409/500/503 with client-go's DefaultBackoff
+  (10 ms, times 5, four tries). `lastTransitionTime` moves only when a condition's
+  status does (upstream's UpdatePodCondition).
+- Deletion: a plain DELETE (preemption's victims); a pod already gone is not an error.
+
+Each call blocks the scheduler's thread until the server answers, and raises
+ApiError with the server's message when it refuses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import datetime, timezone
+from typing import Any
+
+from attrs import evolve
+
+from kubesched.api import Pod, PodCondition, PodStatus, structure, unstructure
+from kubesched.cluster.apiserver.session import (
+    STRATEGIC_MERGE_PATCH,
+    ApiError,
+    ApiSession,
+    api_path,
+)
+from kubesched.cluster.apiserver.store import Stores
+
+RETRIABLE = frozenset({409, 500, 503})
+"""Upstream's Retriable: conflict, internal error, service unavailable (and refused connections)."""
+RETRY_STEPS = 4
+RETRY_FIRST = 0.010
+RETRY_FACTOR = 5.0
+RETRY_JITTER = 0.1
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def updated_status(
+    status: PodStatus, condition: PodCondition | None, nominated_node_name: str | None
+) -> PodStatus:
+    """The status with `condition` in place of the one of its type, and the nomination."""
+    if condition is not None:
+        old = next((c for c in status.conditions if c.type == condition.type), None)
+        same = old is not None and (old.status, old.reason, old.message) == (
+            condition.status,
+            condition.reason,
+            condition.message,
+        )
+        if not same:
+            moved = old is None or old.status != condition.status
+            when = now_utc() if moved or old is None else old.last_transition_time
+            condition = evolve(condition, last_transition_time=when)
+            others = [c for c in status.conditions if c.type != condition.type]
+            status = evolve(status, conditions=[*others, condition])
+    if nominated_node_name is not None:
+        status = evolve(status, nominated_node_name=nominated_node_name)
+    return status
+
+
+def status_patch(old: PodStatus, new: PodStatus) -> dict[str, Any]:
+    """The strategic merge patch from `old` to `new` (empty when they are equal)."""
+    patch: dict[str, Any] = {}
+    old_conditions = {c.type: c for c in old.conditions}
+    changed = [c for c in new.conditions if old_conditions.get(c.type) != c]
+    if changed:
+        patch["$setElementOrder/conditions"] = [{"type": c.type} for c in new.conditions]
+        patch["conditions"] = [unstructure(c) for c in changed]
+    if new.nominated_node_name != old.nominated_node_name:
+        patch["nominatedNodeName"] = new.nominated_node_name or None
+    return {"status": patch} if patch else {}
+
+
+class PodWriter:
+    """Bind, patch the status of and delete pods through the API server."""
+
+    def __init__(self, session: ApiSession, stores: Stores) -> None:
+        self.session = session
+        self.stores = stores
+
+    def _path(self, pod: Pod, *rest: str) -> tuple[str, str]:
+        return api_path("v1", "pods", pod.metadata.namespace, pod.metadata.name, *rest)
+
+    def bind(self, pod: Pod, node_name: str) -> None:
+        binding = {
+            "apiVersion": "v1",
+            "kind": "Binding",
+            "metadata": {
+                "name": pod.metadata.name,
+                "namespace": pod.metadata.namespace,
+                "uid": pod.uid,
+            },
+            "target": {"apiVersion": "v1", "kind": "Node", "name": node_name},
+        }
+        coro = self.session.checked("POST", "v1", self._path(pod, "binding"), body=binding)
+        self.session.call(coro, self.session.request_timeout * 2)
+
+    def delete_pod(self, pod: Pod, reason: str = "") -> None:
+        async def delete() -> None:
+            status, body = await self.session.request("DELETE", "v1", self._path(pod))
+            if status >= 300 and status != 404:
+                raise ApiError.from_status(status, body)
+
+        self.session.call(delete(), self.session.request_timeout * 2)
+
+    def update_pod_status(
+        self,
+        pod: Pod,
+        *,
+        condition: PodCondition | None = None,
+        nominated_node_name: str | None = None,
+    ) -> Pod:
+        live = self.stores.get_pod(pod.uid) or pod
+        new = updated_status(live.status, condition, nominated_node_name)
+        patch = status_patch(live.status, new)
+        if not patch:
+            return live
+        timeout = self.session.request_timeout * (RETRY_STEPS + 1)
+        body = self.session.call(self._patch_with_retries(live, patch), timeout)
+        try:
+            return structure(body, Pod) if body else evolve(live, status=new)
+        except Exception:  # an answer that does not load: what we asked for stands
+            return evolve(live, status=new)
+
+    async def _patch_with_retries(self, pod: Pod, patch: dict[str, Any]) -> Any:
+        delay = RETRY_FIRST
+        for step in range(RETRY_STEPS):
+            try:
+                return await self.session.checked(
+                    "PATCH",
+                    "v1",
+                    self._path(pod, "status"),
+                    body=patch,
+                    content_type=STRATEGIC_MERGE_PATCH,
+                )
+            except ApiError as exc:
+                retriable = exc.code in RETRIABLE or exc.reason == "ConnectionRefused"
+                if not retriable or step == RETRY_STEPS - 1:
+                    raise
+            await asyncio.sleep(delay * (1.0 + random.random() * RETRY_JITTER))
+            delay *= RETRY_FACTOR
+        raise AssertionError("unreachable")

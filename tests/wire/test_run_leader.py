@@ -1,0 +1,74 @@
+"""Two instances elect one leader; the leader stepping down or failing hands over."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kubesched.testing import make_node, make_pod
+from kubesched.testing.apiserver import FakeApiServer, Request
+
+from .conftest import SCHEDULER, Running
+from .test_run_binds import node_of
+
+
+def holder(apiserver: FakeApiServer) -> str:
+    try:
+        lease = apiserver.get("coordination.k8s.io/v1", "leases", "kube-system", SCHEDULER)
+    except Exception:
+        return ""
+    return str(lease["spec"].get("holderIdentity") or "")
+
+
+def binders(apiserver: FakeApiServer) -> set[str]:
+    """Who sent bindings, by the pods they bound (each instance binds its own pods)."""
+    return {r.path.split("/")[-2] for r in apiserver.requests if r.path.endswith("/binding")}
+
+
+def start_pair(start: Callable[..., Running]) -> tuple[Running, Running]:
+    return start(elect=True, identity="alpha"), start(elect=True, identity="beta")
+
+
+def test_one_leader_schedules_and_hands_over_on_stop(
+    apiserver: FakeApiServer, start_scheduler: Callable[..., Running]
+) -> None:
+    apiserver.create(make_node("n1").capacity(cpu="8", memory="8Gi").obj())
+    alpha, beta = start_pair(start_scheduler)
+    leader_id = apiserver.wait_for(lambda: holder(apiserver))
+    leader, follower = (alpha, beta) if leader_id == "alpha" else (beta, alpha)
+    apiserver.wait_for(leader.server.scheduling.is_set)
+    apiserver.create(make_pod("first").scheduler_name(SCHEDULER).req(cpu="1").obj())
+    apiserver.wait_for(lambda: node_of(apiserver, "first"))
+    assert not follower.server.scheduling.is_set()
+    lease = apiserver.get("coordination.k8s.io/v1", "leases", "kube-system", SCHEDULER)
+    assert lease["spec"]["leaseDurationSeconds"] == 2
+    assert leader.stop() == 0
+    assert holder(apiserver) != leader_id  # released: empty, or the follower already
+    apiserver.wait_for(lambda: holder(apiserver) == follower.server.options.identity)
+    apiserver.wait_for(follower.server.scheduling.is_set)
+    apiserver.create(make_pod("second").scheduler_name(SCHEDULER).req(cpu="1").obj())
+    assert apiserver.wait_for(lambda: node_of(apiserver, "second")) == "n1"
+    transitions = apiserver.get("coordination.k8s.io/v1", "leases", "kube-system", SCHEDULER)
+    assert transitions["spec"]["leaseTransitions"] == 1
+    assert follower.stop() == 0
+
+
+def test_a_leader_that_cannot_renew_exits_and_the_other_takes_over(
+    apiserver: FakeApiServer, start_scheduler: Callable[..., Running]
+) -> None:
+    apiserver.create(make_node("n1").capacity(cpu="8", memory="8Gi").obj())
+    alpha, beta = start_pair(start_scheduler)
+    leader_id = apiserver.wait_for(lambda: holder(apiserver))
+    leader, follower = (alpha, beta) if leader_id == "alpha" else (beta, alpha)
+    apiserver.wait_for(leader.server.scheduling.is_set)
+
+    def from_leader(request: Request) -> bool:
+        return bool(request.body and request.body["spec"]["holderIdentity"] == leader_id)
+
+    # The leader's renewals fail from now on, as if it were cut off from the API server.
+    apiserver.fail("PUT", r"/leases/", 500, times=10_000, when=from_leader)
+    leader.thread.join(10)
+    assert leader.status == 1
+    apiserver.wait_for(lambda: holder(apiserver) == follower.server.options.identity)
+    apiserver.create(make_pod("after").scheduler_name(SCHEDULER).req(cpu="1").obj())
+    assert apiserver.wait_for(lambda: node_of(apiserver, "after")) == "n1"
+    assert follower.stop() == 0
