@@ -5,7 +5,9 @@ each, on the API-server thread), answers the scheduler's listings from what
 the watches saw, hands over their changes between cycles, and writes
 bindings, status patches and deletions back (`PodWriter`). A binding shows in
 the listings only once the watch delivers it, as upstream's informers do;
-until then the scheduler holds the pod as assumed.
+until then the scheduler holds the pod as assumed, and `get_pod` already shows
+the pod on the node the API server accepted (the scheduler reads its own
+writes, as the ClusterSource protocol says).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import asyncio
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+
+from attrs import evolve
 
 from kubesched.api import Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
 from kubesched.cluster.apiserver.kinds import KINDS, NODES, PDBS, PODS, PRIORITY_CLASSES, Kind
@@ -48,6 +52,8 @@ class ApiServerCluster:
             for kind in self.kinds
         }
         self.writer = PodWriter(session, self.stores)
+        self._bound: dict[str, str] = {}
+        """Pod uid -> the node a binding this scheduler wrote put it on, until watched."""
         self._tasks: list[Any] = []
         self._woken = False
 
@@ -93,7 +99,14 @@ class ApiServerCluster:
         return self.stores.objects(PODS)
 
     def get_pod(self, uid: str) -> Pod | None:
-        return self.stores.get_pod(uid)
+        pod = self.stores.get_pod(uid)
+        node = self._bound.get(uid)
+        if node is None:
+            return pod
+        if pod is None or pod.spec.node_name:  # gone, or the watch has caught up
+            del self._bound[uid]
+            return pod
+        return evolve(pod, spec=evolve(pod.spec, node_name=node))
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         return self.stores.objects(PDBS) if PDBS in self.kinds else []
@@ -110,6 +123,7 @@ class ApiServerCluster:
 
     def bind(self, pod: Pod, node_name: str) -> None:
         self.writer.bind(pod, node_name)
+        self._bound[pod.uid] = node_name
 
     def delete_pod(self, pod: Pod, reason: str = "") -> None:
         self.writer.delete_pod(pod, reason)
