@@ -130,7 +130,8 @@ class DefaultPreemption:
         status = prepare_candidate(self.handle, self.name, best, pod)
         if status is not None:
             return status
-        return PostFilterResult(best.node_name, tuple(v.key for v in best.victims))
+        evicted = tuple(v.key for v in best.victims if v.metadata.deletion_timestamp is None)
+        return PostFilterResult(best.node_name, evicted)  # terminating victims are not new
 
     def pod_eligible_to_preempt_others(
         self, pod: Pod, nominated_node_status: Status

@@ -39,9 +39,7 @@ def structure_args(name: str, catalog: PluginCatalog, raw: Any, path: str) -> An
     errors: list[FieldError] = []
     given_kind = raw.get("kind")
     if given_kind is not None and given_kind != kind:
-        errors.append(
-            invalid(child(path, "kind"), given_kind, f'has to match plugin args "{kind}"')
-        )
+        errors.append(invalid(path, given_kind, "has to match plugin args"))
     given_version = raw.get("apiVersion")
     if given_version is not None and given_version != API_VERSION:
         errors.append(
