@@ -11,26 +11,32 @@ import click
 from kubesched import __version__
 from kubesched.errors import ConfigError, InputError, KubeschedError
 
-SUBCOMMANDS: dict[str, str] = {
-    "plugins": "kubesched.cli.plugins",
-    "config": "kubesched.cli.config",
-    "simulate": "kubesched.cli.simulate",
-    "run": "kubesched.cli.run",
-    "new-plugin": "kubesched.cli.new_plugin",
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "plugins": ("kubesched.cli.plugins", "List every discovered plugin and what it implements."),
+    "config": ("kubesched.cli.config", "KubeSchedulerConfiguration files: defaults, validation."),
+    "simulate": ("kubesched.cli.simulate", "Schedule the pending pods of manifests; show why."),
+    "run": ("kubesched.cli.run", "Schedule the pods of a live cluster named for our profiles."),
+    "new-plugin": ("kubesched.cli.new_plugin", "Create a plugin distribution from the template."),
 }
-"""Subcommand name -> module defining a click command named `command`."""
+"""Subcommand name -> (module defining a click command named `command`, its summary), so
+`kubesched --help` lists them without importing any."""
 
 
 class LazyGroup(click.Group):
-    """A group that imports a subcommand's module only when it is used or listed."""
+    """A group that imports a subcommand's module only when it is used."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(name for name in SUBCOMMANDS if self.get_command(ctx, name) is not None)
+        return sorted(SUBCOMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        module_name = SUBCOMMANDS.get(cmd_name)
-        if module_name is None:
+        if cmd_name not in SUBCOMMANDS:
             return None
+        module_name = SUBCOMMANDS[cmd_name][0]
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -49,8 +55,13 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning user errors into one line and an exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args:  # the command alone: its help, and success
+        with click.Context(cli, info_name="kubesched", **cli.context_settings) as ctx:
+            click.echo(ctx.get_help())
+        return 0
     try:
-        return cli.main(args=argv, prog_name="kubesched", standalone_mode=False)
+        return cli.main(args=args, prog_name="kubesched", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         sys.exit(1)
