@@ -334,3 +334,41 @@ def test_missing_source() -> None:
     assert str(error_line("/nonexistent/cluster.yaml")) == (
         "/nonexistent/cluster.yaml: no such file or directory"
     )
+
+
+def test_api_server_defaults_fill_what_hand_written_objects_leave_out(tmp_path: Path) -> None:
+    manifest = tmp_path / "cluster.yaml"
+    manifest.write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+        "status: {capacity: {cpu: '4', memory: 8Gi, pods: '110'}}\n---\n"
+        f"{POD_HEAD}metadata: {{name: limited}}\nspec:\n  containers:\n"
+        "  - {name: c, resources: {limits: {cpu: 500m, memory: 1Gi}, requests: {cpu: 100m}}}\n"
+    )
+    objects = load_manifests(manifest)
+    [node], [pod] = objects.nodes, objects.pods
+    assert (
+        node.status.allocatable
+        == node.status.capacity
+        == {
+            "cpu": 4000,
+            "memory": 8 * 2**30,
+            "pods": 110,
+        }
+    )
+    resources = pod.spec.containers[0].resources
+    assert resources.requests == {"cpu": 100, "memory": 2**30}, "limits fill missing requests"
+
+
+def test_finished_pods_are_ignored_and_counted(tmp_path: Path) -> None:
+    manifest = tmp_path / "cluster.yaml"
+    pods = [
+        f"{POD_HEAD}metadata: {{name: {name}}}\n{CONTAINERS}status: {{phase: {phase}}}\n"
+        for name, phase in (("done", "Succeeded"), ("oom", "Failed"), ("up", "Running"))
+    ]
+    manifest.write_text("---\n".join(pods))
+    objects = load_manifests(manifest)
+    assert [p.metadata.name for p in objects.pods] == ["up"]
+    assert objects.warnings == [
+        "ignored 2 finished pods (phase Succeeded or Failed): they hold no resources, and the "
+        "scheduler never sees them"
+    ]

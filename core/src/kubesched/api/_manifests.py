@@ -21,6 +21,7 @@ from typing import Any
 from attrs import evolve, field, frozen
 
 from kubesched.api._converter import structure
+from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
@@ -45,6 +46,8 @@ _KINDS: dict[str, type[ManifestObject]] = {
 _READS = "kubesched reads only " + ", ".join(_KINDS)
 _NAMESPACED = {"Pod", "PodDisruptionBudget"}
 _DEFAULT_NAMESPACE = "default"
+FINISHED_PHASES = frozenset({"Succeeded", "Failed"})
+"""Pods in these phases are done: upstream's pod informer leaves them out."""
 
 
 def default_uid(kind: str, namespace: str, name: str) -> str:
@@ -189,6 +192,10 @@ def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> 
         raise type(exc)(
             exc.message, file=place.file, document=place.document, obj=label, field=exc.field
         ) from None
+    if isinstance(obj, Pod):
+        obj = default_pod(obj)
+    elif isinstance(obj, Node):
+        obj = default_node(obj)
     problem = next(object_errors(obj), None)
     if problem is not None:
         raise place.error(problem.body, obj=label, field=problem.path)
@@ -202,6 +209,7 @@ def load_manifests(source: str | Path) -> ClusterObjects:
     warnings: list[str] = []
     first_seen: dict[tuple[str, str, str], _Place] = {}
     bound: list[tuple[str, str, _Place]] = []
+    finished = 0
     for file, text in _sources(source):
         for index, document in _documents(file, text):
             place = _Place(file, index)
@@ -231,12 +239,20 @@ def load_manifests(source: str | Path) -> ClusterObjects:
                     where_first = f"{first.file} document {first.document}"
                     raise place.error(f"duplicate of the object in {where_first}", obj=label)
                 obj = _structure(raw, kind, label, place)
+                if isinstance(obj, Pod) and obj.status.phase in FINISHED_PHASES:
+                    finished += 1
+                    continue
                 uid = obj.metadata.uid or default_uid(kind, namespace, name)
                 found[kind].append(
                     evolve(obj, metadata=evolve(obj.metadata, namespace=namespace, uid=uid))
                 )
                 if isinstance(obj, Pod) and obj.spec.node_name:
                     bound.append((label, obj.spec.node_name, place))
+    if finished:
+        warnings.append(
+            f"ignored {finished} finished pod{'s' if finished != 1 else ''} (phase Succeeded or "
+            "Failed): they hold no resources, and the scheduler never sees them"
+        )
     nodes = {node.metadata.name for node in found["Node"]}
     warnings += [
         f"{place.file}: document {place.document}: {label} runs on node {node}, which the "
