@@ -18,10 +18,9 @@ from typing import Any, NoReturn
 import click
 import yaml
 
-from kubesched.cli.output import API_VERSION
+from kubesched.cli.output import API_VERSION, discovered_registry
 from kubesched.config import config_document, default_config
 from kubesched.errors import ConfigError
-from kubesched.framework import default_registry
 from kubesched.profile import construction_errors, effective_document, load_profiles
 
 _OUTPUT = click.option(
@@ -59,7 +58,7 @@ def command() -> None:
 @_OUTPUT
 def defaults(output: str) -> None:
     """Print the default configuration (upstream's defaults, restricted to installed plugins)."""
-    registry = default_registry()
+    registry = discovered_registry()
     _print(config_document(default_config(registry), registry), output)
 
 
@@ -75,7 +74,7 @@ def defaults(output: str) -> None:
 )
 def validate(file: str, output: str) -> None:
     """Check FILE as kube-scheduler would; exit 1 listing every problem."""
-    registry = default_registry()
+    registry = discovered_registry()
     try:
         cfg, profiles = load_profiles(file, registry)
         errors = construction_errors(profiles, registry)
@@ -109,7 +108,7 @@ def _validation_result(file: str, errors: list[str]) -> dict[str, Any]:
 @_OUTPUT
 def show(file: str, output: str) -> None:
     """Print the effective profiles of FILE: plugins per extension point, weights, args."""
-    registry = default_registry()
+    registry = discovered_registry()
     try:
         cfg, profiles = load_profiles(file, registry)
     except ConfigError as exc:

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kubesched.cli.output import echo_json
+from kubesched.cli.output import discovered_registry, echo_json
 from kubesched.errors import PluginError
 from kubesched.framework._points import POINTS
 from kubesched.framework._registry import Registry, hooks_of, points_of
@@ -64,7 +64,7 @@ def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
 def command(output: str) -> None:
     """List every discovered plugin: name, distribution, version, in-tree or out-of-tree,
     the extension points it implements, and whether it loaded."""
-    records = describe_plugins(Registry.discover())
+    records = describe_plugins(discovered_registry(fresh=True))
     if output == "json":
         echo_json({"plugins": records})
         return

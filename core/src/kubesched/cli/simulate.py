@@ -26,10 +26,9 @@ from rich.table import Table
 from rich.text import Text
 
 from kubesched.api._manifests import load_manifests
-from kubesched.cli.output import API_VERSION
+from kubesched.cli.output import API_VERSION, discovered_registry
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.errors import InputError
-from kubesched.framework import default_registry
 from kubesched.profile import build_simulation, load_profiles
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import PodOutcome
@@ -235,7 +234,7 @@ def command(
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
     if metrics_file is not None:
         check_writable(metrics_file)
-    registry = default_registry()
+    registry = discovered_registry()
     cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     objects = load_manifests(cluster)
     try:
