@@ -209,6 +209,7 @@ def test_validate_json(
         "file": bad,
         "valid": False,
         "errors": ["parallelism: Invalid value: -1: should be an integer value greater than zero"],
+        "warnings": [],
     }
     code, out, _ = run(capsys, "config", "validate", str(EXAMPLE), "-o", "json")
     assert code == 0

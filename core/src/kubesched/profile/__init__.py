@@ -24,7 +24,7 @@ from kubesched.profile._compose import (
     parse_profiles,
     scheduler_settings,
 )
-from kubesched.profile._output import EFFECTIVE_KIND, effective_document, notes
+from kubesched.profile._output import EFFECTIVE_KIND, config_warnings, effective_document, notes
 
 __all__ = [
     "EFFECTIVE_KIND",
@@ -34,6 +34,7 @@ __all__ = [
     "build_scheduler",
     "build_simulation",
     "check_config",
+    "config_warnings",
     "construction_errors",
     "effective_document",
     "effective_profiles",
