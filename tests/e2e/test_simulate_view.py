@@ -209,3 +209,66 @@ def test_a_stray_values_file_in_a_directory_is_skipped(
     assert len(json.loads(captured.out)["results"]) == 4
     values = tmp_path / "values.yaml"
     assert f"warning: {values}: document 0: skipped, not a Kubernetes object" in captured.err
+
+
+UNCHECKED = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: proxy, namespace: edge}
+spec:
+  containers: [{name: c, ports: [{containerPort: 80, hostPort: 80}]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-0, namespace: data, labels: {app: db}}
+spec:
+  containers: [{name: c}]
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: db}}
+        topologyKey: kubernetes.io/hostname
+"""
+WITHOUT = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      disabled: [{name: NodePorts}, {name: InterPodAffinity}]
+"""
+
+
+def test_pods_using_what_their_profile_does_not_check_are_warned_about(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "c.yaml").write_text(UNCHECKED)
+    (tmp_path / "config.yaml").write_text(WITHOUT)
+    main(["simulate", str(tmp_path / "c.yaml"), "--config", str(tmp_path / "config.yaml"),
+          "-o", "json"])  # fmt: skip
+    captured = capsys.readouterr()
+    expected = [
+        '1 pod uses hostPorts, which profile "default-scheduler" does not check (NodePorts is '
+        "not enabled at filter), so it may be placed where kube-scheduler would not place "
+        "it: edge/proxy",
+        '1 pod uses required pod anti-affinity, which profile "default-scheduler" does not '
+        "check (InterPodAffinity is not enabled at filter), so it may be placed where "
+        "kube-scheduler would not place it: data/db-0",
+    ]
+    assert json.loads(captured.out)["warnings"] == expected
+    assert captured.err.splitlines() == [f"warning: {w}" for w in expected]
+
+
+def test_no_nodes_is_warned_about(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "c.yaml").write_text(UNCHECKED.split("---", 1)[1])
+    main(["simulate", str(tmp_path / "c.yaml"), "-o", "json"])
+    captured = capsys.readouterr()
+    assert f"warning: {tmp_path / 'c.yaml'}: no nodes: every pending pod is unschedulable" in (
+        captured.err.splitlines()
+    )
+    assert json.loads(captured.out)["summary"]["unschedulable"] == 2

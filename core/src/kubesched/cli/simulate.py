@@ -26,7 +26,7 @@ from kubesched.cli._simulate_table import print_result
 from kubesched.cli.output import API_VERSION, discovered_registry, stdout_console
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.errors import InputError
-from kubesched.profile import build_simulation, load_profiles
+from kubesched.profile import build_simulation, load_profiles, unchecked_features
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.report import result_document
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
@@ -169,7 +169,12 @@ def command(
         cycle_timeout=cycle_timeout or None,
         max_attempts=max_attempts,
     )
-    for warning in objects.warnings:
+    by_name = {p.scheduler_name: p for p in profiles}
+    warnings = [*objects.warnings, *unchecked_features(objects.pods, by_name)]
+    if not objects.nodes:
+        source = "<stdin>" if cluster == "-" else cluster
+        warnings.append(f"{source}: no nodes: every pending pod is unschedulable")
+    for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     bar = ProgressBar(stderr, lambda: simulation.cycles)
     try:
@@ -186,6 +191,7 @@ def command(
     document = {
         "apiVersion": API_VERSION,
         **result_document(result, selection.explained, shown),
+        "warnings": warnings,
     }
     if output == "json":
         click.echo(json.dumps(document, indent=2))
