@@ -34,13 +34,15 @@ def test_defaults_are_system_defaulting() -> None:
         (
             PodTopologySpreadArgs([tsc()], "System"),
             [
-                f'{P}.defaultingType: Invalid value: "System": when .defaultConstraints are not empty'
+                f'{P}.defaultingType: Invalid value: "System": '
+                "when .defaultConstraints are not empty"
             ],
         ),
         (
             PodTopologySpreadArgs([], "Random"),
             [
-                f'{P}.defaultingType: Unsupported value: "Random": supported values: "System", "List"'
+                f'{P}.defaultingType: Unsupported value: "Random": '
+                'supported values: "System", "List"'
             ],
         ),
         (
@@ -106,7 +108,8 @@ def test_pod_hint() -> None:
     assert pod_hint(POD, None, other) == QueueingHint.QUEUE_SKIP  # type: ignore[operator]
     assert pod_hint(POD, None, unscheduled) == QueueingHint.QUEUE_SKIP  # type: ignore[operator]
     assert pod_hint(POD, matching, None) == QueueingHint.QUEUE  # type: ignore[operator]
-    assert pod_hint(POD, other, matching) == QueueingHint.QUEUE_SKIP  # type: ignore[operator]
+    other_relabelled = make_pod("o").node("n1").label("bar", "").label("x", "1").obj()
+    assert pod_hint(POD, other, other_relabelled) == QueueingHint.QUEUE_SKIP  # type: ignore[operator]
     relabelled = make_pod("o").node("n1").label("foo", "").obj()
     assert pod_hint(POD, other, relabelled) == QueueingHint.QUEUE  # type: ignore[operator]
 
