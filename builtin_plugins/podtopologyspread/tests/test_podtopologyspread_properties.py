@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,13 @@ from kubesched.testing import PluginHarness, assert_batch_agrees, make_node, mak
 from kubesched_nodeaffinity.pod_affinity import required_node_affinity
 from kubesched_podtopologyspread import PodTopologySpread
 from kubesched_podtopologyspread.counting import count_by_node, count_by_table
+from kubesched_podtopologyspread.scoring import (
+    PreScoreState,
+    count_domains_by_node,
+    count_domains_by_table,
+    register_domains,
+    register_domains_by_table,
+)
 
 KEYS = ["zone", "rack", "kubernetes.io/hostname"]
 APPS = ["web", "db"]
@@ -107,3 +115,32 @@ def test_do_not_schedule_is_never_violated(zones: list[str], replicas: int, max_
     counts = [per_zone.get(z, 0) for z in set(zones)]
     assert max(counts) - min(counts) <= max_skew
     assert len(placed) == replicas  # with no resource limits, spreading never blocks
+
+
+@settings(max_examples=150, deadline=None)
+@given(cluster=clusters(), pod=incoming(), data=st.data())
+def test_pre_score_by_table_equals_by_node(
+    cluster: tuple[list[Node], list[Pod]], pod: Pod, data: st.DataObject
+) -> None:
+    """Registering the feasible nodes' domains and counting them, from the table's
+    columns, gives what the node-by-node reference gives, for any feasible subset."""
+    nodes, pods = cluster
+    harness = PluginHarness(PodTopologySpread, nodes=nodes, pods=pods)
+    table = harness.snapshot.node_table
+    subset = data.draw(st.lists(st.sampled_from(range(len(table))), unique=True)) if nodes else []
+    rows = np.array(sorted(subset), dtype=np.intp)
+    feasible = [table.node_infos[r] for r in rows.tolist()]
+    constraints = harness.plugin.constraints(pod, "ScheduleAnyway")
+    required = required_node_affinity(pod)
+    for require_all in (True, False):
+        ignored, counts, weights = register_domains(constraints, feasible, require_all)
+        assert register_domains_by_table(constraints, table, rows, require_all) == (
+            ignored,
+            counts,
+            weights,
+        )
+        by_node = PreScoreState(constraints, ignored, [dict(c) for c in counts], weights)
+        by_table = PreScoreState(constraints, ignored, [dict(c) for c in counts], weights)
+        count_domains_by_node(by_node, pod, table.node_infos, required, require_all)
+        count_domains_by_table(by_table, pod, table, required, require_all)
+        assert by_table.counts == by_node.counts

@@ -48,6 +48,7 @@ from kubesched_podtopologyspread.scoring import (
     count_domains_by_table,
     normalize,
     register_domains,
+    register_domains_by_table,
     score_node,
     score_rows,
 )
@@ -124,6 +125,16 @@ class PodTopologySpread:
             return None
         table = self._handle.snapshot_shared_lister().node_table
         return table if table.node_infos is nodes else None
+
+    @staticmethod
+    def _rows_of(nodes: Sequence[NodeInfo], table: NodeTable) -> NDArray[np.intp] | None:
+        """The table rows of `nodes` when they are a view of the table's rows, else None."""
+        rows = getattr(nodes, "rows", None)
+        if not isinstance(rows, np.ndarray) or not len(rows):
+            return None
+        if table.node_infos[int(rows[0])] is not nodes[0]:
+            return None
+        return rows
 
     @hookimpl
     def events_to_register(self) -> Sequence[ClusterEventWithHint]:
@@ -236,7 +247,14 @@ class PodTopologySpread:
             return Status.error(f"calculating preScoreState: {exc}")
         if not constraints:
             return Status(Code.SKIP)
-        ignored, counts, weights = register_domains(constraints, nodes, require_all)
+        rows = self._rows_of(nodes, lister.node_table) if lister is not None else None
+        if rows is not None and lister is not None:
+            table = lister.node_table
+            ignored, counts, weights = register_domains_by_table(
+                constraints, table, rows, require_all
+            )
+        else:
+            ignored, counts, weights = register_domains(constraints, nodes, require_all)
         pre_score = PreScoreState(constraints, ignored, counts, weights)
         required = required_node_affinity(pod)
         if lister is not None:

@@ -82,6 +82,32 @@ def register_domains(
     return ignored, counts, weights
 
 
+def register_domains_by_table(
+    constraints: Sequence[Constraint], table: NodeTable, rows: NDArray[np.intp], require_all: bool
+) -> tuple[set[str], list[DomainCounts], list[float]]:
+    """What `register_domains` gives for the feasible nodes at `rows` of `table`."""
+    kept = rows
+    ignored: set[str] = set()
+    if require_all:
+        has_all = has_all_mask(table, constraints)[rows]
+        kept = rows[has_all]
+        names = table.names
+        ignored = {names[r] for r in rows[~has_all].tolist()}
+    counts: list[DomainCounts] = []
+    weights = []
+    for c in constraints:
+        if c.topology_key == LABEL_HOSTNAME:
+            counts.append({})
+            weights.append(math.log(len(kept) + 2))
+            continue
+        values = value_codes(c.topology_key).values
+        codes = np.unique(code_column(table, c.topology_key)[kept]).tolist()
+        domains = dict.fromkeys(("" if k < 0 else values[k] for k in codes), 0)
+        counts.append(domains)
+        weights.append(math.log(len(domains) + 2))
+    return ignored, counts, weights
+
+
 def count_domains_by_node(
     state: PreScoreState,
     pod: Pod,
@@ -187,7 +213,11 @@ def score_rows(
 
 def normalize(state: PreScoreState, names: Sequence[str], scores: NDArray[np.int64]) -> None:
     """Fewer matching pods score higher, 0..100; ignored nodes get 0 (in place)."""
-    valid = np.fromiter((n not in state.ignored for n in names), dtype=np.bool_, count=len(names))
+    if state.ignored:
+        ignored = state.ignored
+        valid = np.fromiter((n not in ignored for n in names), dtype=np.bool_, count=len(names))
+    else:
+        valid = np.ones(len(names), dtype=np.bool_)
     if not valid.any():
         scores[:] = 0
         return
