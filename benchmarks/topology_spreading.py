@@ -76,7 +76,9 @@ def spreading_pod(i: int, when_unsatisfiable: str) -> Pod:
         label_selector=LabelSelector(match_labels={"color": "blue"}),
     )
     meta = evolve(pod.metadata, labels={"color": "blue"})
-    return evolve(pod, metadata=meta, spec=evolve(pod.spec, topology_spread_constraints=[constraint]))
+    return evolve(
+        pod, metadata=meta, spec=evolve(pod.spec, topology_spread_constraints=[constraint])
+    )
 
 
 def run(workload: Workload) -> dict[str, Any]:
