@@ -105,4 +105,3 @@ def sum_requests(lists: Iterable[Mapping[str, int]]) -> ResourceList:
     for rl in lists:
         _add(out, rl)
     return out
-
