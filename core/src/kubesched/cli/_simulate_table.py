@@ -4,7 +4,8 @@ shown, their explanations, and the nodes. Data is printed as text, never as mark
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -130,6 +131,26 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
         label = f"{name} (chosen)" if name == outcome.node else name
         table.add_row(Text(label), Text(verdict), *scores, total)
     console.print(table)
+    if outcome.preemption is not None:
+        _print_preemption(console, outcome.preemption)
+
+
+def _print_preemption(console: Console, preemption: Mapping[str, Any]) -> None:
+    """The candidates a preemption weighed, and which won by which criterion."""
+    console.print("Preemption candidates", highlight=False)
+    table = Table()
+    table.add_column("Node")
+    table.add_column("Victims (most important first)", overflow="fold", max_width=REASON_WIDTH)
+    table.add_column("PDB violations", justify="right")
+    for candidate in preemption.get("candidates", []):
+        node = str(candidate.get("node", ""))
+        label = f"{node} (chosen)" if node == preemption.get("chosen") else node
+        victims = ", ".join(str(v) for v in candidate.get("victims", []))
+        table.add_row(Text(label), Text(victims), str(candidate.get("pdbViolations", "")))
+    console.print(table)
+    decided = preemption.get("decidedBy")
+    if decided:
+        console.print(Text(f"chosen by: {decided}"))
 
 
 def _print_nodes(console: Console, usage: Sequence[NodeUsage]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -207,10 +207,13 @@ class PreFilterResult:
 
 @frozen
 class PostFilterResult:
-    """A PostFilter's outcome: the node nominated for the pod (empty for none)."""
+    """A PostFilter's outcome: the node nominated for the pod (empty for none), the pods
+    it evicted, and optionally what it weighed, as JSON-able data (`simulate --explain`
+    shows it as the pod's `preemption`)."""
 
     nominated_node_name: str = ""
     victims: tuple[str, ...] = ()
+    details: Mapping[str, Any] | None = None
 
 
 @define

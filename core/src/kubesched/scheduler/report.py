@@ -53,6 +53,7 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
     }
     if explain:
         doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}
+        doc["preemption"] = None if outcome.preemption is None else dict(outcome.preemption)
     return doc
 
 
