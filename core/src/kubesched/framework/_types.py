@@ -213,7 +213,8 @@ class PostFilterResult:
 
     nominated_node_name: str = ""
     victims: tuple[str, ...] = ()
-    details: Mapping[str, Any] | None = None
+    details: Mapping[str, Any] | None = field(default=None, eq=False)
+    """Explanation only: two results that nominate and evict the same are equal."""
 
 
 @define
