@@ -16,7 +16,7 @@ by the same code that evaluates one node.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 from numpy.typing import NDArray
@@ -117,8 +117,15 @@ class TableView:
                 mask |= column == code
         return mask
 
-    def label_is(self, key: str, value: str) -> Mask:
-        return self._equal_any(_label_code_column(self._table, key), (value,))
+    def and_then(self, truth: Truth, then: Callable[[], Truth]) -> Mask:
+        both: Mask = truth & then()
+        return both
+
+    def labels_are(self, wanted: Mapping[str, str]) -> Mask:
+        return self.all_of(
+            self._equal_any(_label_code_column(self._table, key), (value,))
+            for key, value in wanted.items()
+        )
 
     def label_in(self, key: str, values: frozenset[str]) -> Mask:
         return self._equal_any(_label_code_column(self._table, key), values)

@@ -13,7 +13,7 @@ weights of those matched.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -55,7 +55,8 @@ class View(Protocol):
     def negate(self, truth: Truth) -> Truth: ...
     def all_of(self, truths: Iterable[Truth]) -> Truth: ...
     def any_of(self, truths: Iterable[Truth]) -> Truth: ...
-    def label_is(self, key: str, value: str) -> Truth: ...
+    def and_then(self, truth: Truth, then: Callable[[], Truth]) -> Truth: ...
+    def labels_are(self, wanted: Mapping[str, str]) -> Truth: ...
     def label_in(self, key: str, values: frozenset[str]) -> Truth: ...
     def label_present(self, key: str) -> Truth: ...
     def label_compared(self, key: str, greater: bool, bound: int) -> Truth: ...
@@ -84,8 +85,12 @@ class NodeView:
     def any_of(self, truths: Iterable[Truth]) -> bool:
         return any(truths)
 
-    def label_is(self, key: str, value: str) -> bool:
-        return self.labels.get(key) == value
+    def and_then(self, truth: Truth, then: Callable[[], Truth]) -> bool:
+        return bool(truth) and bool(then())
+
+    def labels_are(self, wanted: Mapping[str, str]) -> bool:
+        labels = self.labels
+        return all(labels.get(key) == value for key, value in wanted.items())
 
     def label_in(self, key: str, values: frozenset[str]) -> bool:
         value = self.labels.get(key)
@@ -153,20 +158,14 @@ def selector(s: NodeSelectorMatcher, view: View) -> Truth:
     return view.any_of(term(t, view) for t in s.terms)
 
 
-def node_selector(r: RequiredNodeAffinity, view: View) -> Truth:
-    """Whether the node has every label of the pod's nodeSelector, with its value."""
-    return view.all_of(view.label_is(key, value) for key, value in r.node_selector.items())
-
-
-def _required_parts(r: RequiredNodeAffinity, view: View) -> Iterator[Truth]:
-    yield node_selector(r, view)
-    if r.affinity is not None:
-        yield selector(r.affinity, view)
-
-
 def required(r: RequiredNodeAffinity, view: View) -> Truth:
-    """Whether the node matches the pod's nodeSelector and required node affinity."""
-    return view.all_of(_required_parts(r, view))
+    """Whether the node has every label of the pod's nodeSelector, with its value, and
+    matches its required node affinity."""
+    matched = view.labels_are(r.node_selector)
+    affinity = r.affinity
+    if affinity is None:
+        return matched
+    return view.and_then(matched, lambda: selector(affinity, view))
 
 
 def preferred(p: PreferredTerms, view: View) -> Any:

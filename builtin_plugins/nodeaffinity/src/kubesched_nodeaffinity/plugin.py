@@ -138,27 +138,27 @@ class NodeAffinity:
             return state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState).required
         return required_node_affinity(pod)
 
-    def _verdicts(self, state: CycleState, pod: Pod, view: View) -> tuple[Truth, Truth]:
-        """Whether the node(s) match the scheduler-enforced affinity, and the pod's own."""
+    def _enforced(self, view: View) -> Truth:
+        """Whether the node(s) match the scheduler-enforced affinity of the args."""
         added = self._added_required
-        enforced = view.constant(True) if added is None else evaluator.selector(added, view)
-        return enforced, evaluator.required(self._required(state, pod), view)
+        return view.constant(True) if added is None else evaluator.selector(added, view)
 
     def filter_masks(
         self, state: CycleState, pod: Pod, table: NodeTable
     ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """Over every row: matches the enforced affinity, matches the pod's own. Filter's
         verdict and reason for a row follow from the two, as `filter` derives them."""
-        enforced, own = self._verdicts(state, pod, TableView(table))
-        return enforced, own
+        view = TableView(table)
+        return self._enforced(view), evaluator.required(self._required(state, pod), view)
 
     @hookimpl
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         meta = _node_of(node_info).metadata
-        enforced, own = self._verdicts(state, pod, NodeView(meta.labels, meta.name))
-        if not enforced:
+        view = NodeView(meta.labels, meta.name)
+        added = self._added_required
+        if added is not None and not evaluator.selector(added, view):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_ENFORCED)
-        if not own:
+        if not evaluator.required(self._required(state, pod), view):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_POD)
         return None
 
@@ -197,6 +197,8 @@ class NodeAffinity:
             terms = self._scoring_terms(state, pod)
         except SelectorParseError as e:
             return Status.error(e)
+        if not terms:
+            return 0
         meta = _node_of(node_info).metadata
         view = NodeView(meta.labels, meta.name)
         return sum(int(evaluator.preferred(t, view)) for t in terms)

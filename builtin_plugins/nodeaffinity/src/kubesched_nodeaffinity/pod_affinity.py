@@ -38,7 +38,7 @@ class RequiredNodeAffinity:
     def evaluate(self, node: Node) -> tuple[bool, tuple[FieldError, ...]]:
         """Whether the node matches, and parse errors of the affinity when it does not."""
         meta = node.metadata
-        if not evaluator.node_selector(self, NodeView(meta.labels, meta.name)):
+        if not NodeView(meta.labels, meta.name).labels_are(self.node_selector):
             return False, ()
         if self.affinity is None:
             return True, ()

@@ -41,8 +41,11 @@ class InsufficientMatrix:
 
     def fits(self) -> NDArray[np.bool_]:
         """True for every row whose node has room (no resource short)."""
-        lacking: NDArray[np.bool_] = np.logical_or.reduce(self._short)
-        return ~lacking
+        lacking = self._short[0]
+        for column in self._short[1:]:
+            lacking = lacking | column
+        fits: NDArray[np.bool_] = ~lacking
+        return fits
 
     def insufficient_at(self, row: int) -> list[InsufficientResource]:
         """The row's InsufficientResources, equal to `fit.node_shortages` on its node."""
@@ -63,5 +66,6 @@ def score_batch(
 ) -> Int64s:
     """Scores of `rows`, equal to the per-node score of each of them."""
     scores = score(strategy, TableView(table, rows), pod_requests_per_resource, ARRAY)
-    out: Int64s = np.broadcast_to(np.asarray(scores, dtype=np.int64), (len(rows),)).copy()
-    return out
+    if isinstance(scores, np.ndarray) and scores.shape == (len(rows),):
+        return scores.astype(np.int64, copy=False)
+    return np.full(len(rows), scores, dtype=np.int64)  # no resource counted: one constant

@@ -131,8 +131,8 @@ def score(
         else:
             value = curve(points, utilization(req, alloc, ops), ops)
             counted = counted & (value > 0)
-        total = total + ops.where(counted, value * spec.weight, 0)
-        weights = weights + ops.where(counted, spec.weight, 0)
+        total += ops.where(counted, value * spec.weight, 0)
+        weights += ops.where(counted, spec.weight, 0)
     if strategy.type == REQUESTED_TO_CAPACITY_RATIO:
         # math.Round of the weighted mean: half away from zero, all terms non-negative.
         return (2 * total + weights) // (2 * ops.nonzero(weights))

@@ -42,7 +42,7 @@ class TaintSetIndex:
     def __init__(
         self,
         select: Callable[[Sequence[Taint]], tuple[Taint, ...]],
-        evaluate: Callable[[tuple[Taint, ...], tuple[Toleration, ...]], Any],
+        evaluate: Callable[[tuple[Taint, ...], Sequence[Toleration]], Any],
         dtype: DTypeLike,
         missing: Any,
     ) -> None:
@@ -77,7 +77,7 @@ class TaintSetIndex:
     def outcome(self, taints: Sequence[Taint], tolerations: Sequence[Toleration]) -> Any:
         """The outcome for one node's taints: what `values_for` holds at that node's id
         (the per-node hooks' answer)."""
-        return self._evaluate(self._select(taints), tuple(tolerations))
+        return self._evaluate(self._select(taints), tolerations)
 
     def values_for(self, tolerations: tuple[Toleration, ...]) -> NDArray[Any]:
         """The outcome for every known set, by id, then `missing`; cached per tolerations.
