@@ -170,6 +170,35 @@ def object_unstructure_factory(
     return factory
 
 
+def strict_json_converter(
+    names: JsonNames,
+    describe: Describe,
+    *,
+    lists: Callable[[Any], bool],
+    maps: Callable[[Any], bool],
+    list_expected: str,
+    forbid_extra: bool,
+    omit_defaults: bool,
+) -> cattrs.Converter:
+    """A converter with the strict scalars, lists (types `lists` accepts), maps (`maps`)
+    and attrs objects above; register more specific hooks on it afterwards."""
+    converter = cattrs.Converter(detailed_validation=True, forbid_extra_keys=forbid_extra)
+    register_strict_scalars(converter, describe)
+    converter.register_structure_hook_factory(
+        attrs.has, object_factory(converter, names, describe, forbid_extra=forbid_extra)
+    )
+    converter.register_structure_hook_factory(
+        lists, sequence_factory(converter, list_expected, describe)
+    )
+    converter.register_structure_hook_factory(
+        maps, mapping_factory(converter, "an object", describe)
+    )
+    converter.register_unstructure_hook_factory(
+        attrs.has, object_unstructure_factory(converter, names, omit_defaults=omit_defaults)
+    )
+    return converter
+
+
 def leaf_problems(
     exc: BaseException, path: str, names: JsonNames, item: PathStep
 ) -> Iterator[tuple[str, BaseException]]:

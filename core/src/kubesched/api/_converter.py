@@ -16,19 +16,9 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar, get_origin
 
-import attrs
 from cattrs import Converter
 
-from kubesched.api._conversion import (
-    JsonNames,
-    WrongType,
-    leaf_problems,
-    mapping_factory,
-    object_factory,
-    object_unstructure_factory,
-    register_strict_scalars,
-    sequence_factory,
-)
+from kubesched.api._conversion import JsonNames, WrongType, leaf_problems, strict_json_converter
 from kubesched.api._field_errors import child, index
 from kubesched.api._quantity import format_quantity, parse_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
@@ -142,25 +132,20 @@ def _is_dict(tp: Any) -> bool:
 
 
 def _build() -> Converter:
-    converter = Converter(detailed_validation=True)
-    register_strict_scalars(converter, _describe)
+    converter = strict_json_converter(
+        _NAMES,
+        _describe,
+        lists=_is_list,
+        maps=_is_dict,
+        list_expected="a list",
+        forbid_extra=False,
+        omit_defaults=True,
+    )
     converter.register_structure_hook(datetime, _structure_time)
     converter.register_unstructure_hook(datetime, _unstructure_time)
-    converter.register_structure_hook_factory(
-        _is_list, sequence_factory(converter, "a list", _describe)
-    )
-    converter.register_structure_hook_factory(
-        _is_dict, mapping_factory(converter, "an object", _describe)
-    )
     converter.register_structure_hook_func(_is_resource_list, _structure_resource_list)
     converter.register_unstructure_hook_func(_is_resource_list, _unstructure_resource_list)
     converter.register_structure_hook_func(_is_int_or_string, _structure_int_or_string)
-    converter.register_structure_hook_factory(
-        attrs.has, object_factory(converter, _NAMES, _describe, forbid_extra=False)
-    )
-    converter.register_unstructure_hook_factory(
-        attrs.has, object_unstructure_factory(converter, _NAMES, omit_defaults=True)
-    )
     return converter
 
 

@@ -20,16 +20,7 @@ import cattrs
 from cattrs.cols import is_mapping, is_sequence
 from cattrs.errors import ForbiddenExtraKeysError
 
-from kubesched.api._conversion import (
-    JsonNames,
-    WrongType,
-    leaf_problems,
-    mapping_factory,
-    object_factory,
-    object_unstructure_factory,
-    register_strict_scalars,
-    sequence_factory,
-)
+from kubesched.api._conversion import JsonNames, WrongType, leaf_problems, strict_json_converter
 from kubesched.api._field_errors import child, index
 from kubesched.config.duration import format_duration, parse_duration
 
@@ -90,24 +81,19 @@ def _any(value: object, _: type) -> Any:
 
 def make_converter() -> cattrs.Converter:
     """A converter with Kubernetes' strict decoding rules (see the module docstring)."""
-    converter = cattrs.Converter(detailed_validation=True, forbid_extra_keys=True)
-    register_strict_scalars(converter, _got)
+    converter = strict_json_converter(
+        _NAMES,
+        _got,
+        lists=is_sequence,
+        maps=is_mapping,
+        list_expected="an array",
+        forbid_extra=True,
+        omit_defaults=False,
+    )
     converter.register_structure_hook(timedelta, _duration)
     converter.register_structure_hook(Any, _any)
-    converter.register_structure_hook_factory(
-        attrs.has, object_factory(converter, _NAMES, _got, forbid_extra=True)
-    )
-    converter.register_structure_hook_factory(
-        is_sequence, sequence_factory(converter, "an array", _got)
-    )
-    converter.register_structure_hook_factory(
-        is_mapping, mapping_factory(converter, "an object", _got)
-    )
     converter.register_unstructure_hook(timedelta, format_duration)
     converter.register_unstructure_hook(float, _json_number)
-    converter.register_unstructure_hook_factory(
-        attrs.has, object_unstructure_factory(converter, _NAMES, omit_defaults=False)
-    )
     return converter
 
 
