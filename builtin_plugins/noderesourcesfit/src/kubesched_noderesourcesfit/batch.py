@@ -8,7 +8,7 @@ equal Go's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,16 +16,49 @@ from numpy.typing import NDArray
 from kubesched.framework import NodeTable
 from kubesched_noderesourcesfit.args import ScoringStrategy
 from kubesched_noderesourcesfit.fit import (
+    Comparison,
     FitCheck,
     InsufficientResource,
     comparisons,
     insufficient,
-    short,
 )
 from kubesched_noderesourcesfit.scoring import score
 from kubesched_noderesourcesfit.views import ARRAY, TableView
 
 Int64s = NDArray[np.int64]
+
+
+class _Columns:
+    """A NodeTable's resource columns of one kind, looked up by resource name."""
+
+    __slots__ = ("_kind", "_table")
+
+    def __init__(self, table: NodeTable, kind: str) -> None:
+        self._table = table
+        self._kind = kind
+
+    def get(self, name: str, default: int, /) -> Int64s:
+        return self._table.resource(self._kind, name)
+
+
+def _compare(check: FitCheck, table: NodeTable) -> Iterator[Comparison]:
+    allocatable, requested = _Columns(table, "allocatable"), _Columns(table, "requested")
+    return comparisons(check, table.pod_count(), allocatable, requested)
+
+
+def _fitting(compared: Iterable[Comparison]) -> NDArray[np.bool_]:
+    """Rows where no comparison came out short."""
+    lacking: NDArray[np.bool_] | None = None
+    for *_, short in compared:
+        lacking = short if lacking is None else lacking | short
+    assert lacking is not None  # the pod slot is always compared
+    fits: NDArray[np.bool_] = ~lacking
+    return fits
+
+
+def fits_batch(check: FitCheck, table: NodeTable) -> NDArray[np.bool_]:
+    """filter_batch's mask: the insufficient-resource matrix folded as it is computed."""
+    return _fitting(_compare(check, table))
 
 
 class InsufficientMatrix:
@@ -34,27 +67,18 @@ class InsufficientMatrix:
     """
 
     def __init__(self, check: FitCheck, table: NodeTable) -> None:
-        self._columns = list(comparisons(check, TableView(table)))
-        self._short: list[NDArray[np.bool_]] = [
-            short(amount, used, capacity) for _, amount, used, capacity in self._columns
-        ]
+        self._compared = list(_compare(check, table))
 
     def fits(self) -> NDArray[np.bool_]:
         """True for every row whose node has room (no resource short)."""
-        lacking = self._short[0]
-        for column in self._short[1:]:
-            lacking = lacking | column
-        fits: NDArray[np.bool_] = ~lacking
-        return fits
+        return _fitting(self._compared)
 
     def insufficient_at(self, row: int) -> list[InsufficientResource]:
         """The row's InsufficientResources, equal to `fit.node_shortages` on its node."""
         return [
             insufficient(name, amount, int(used[row]), int(capacity[row]))
-            for (name, amount, used, capacity), lacking in zip(
-                self._columns, self._short, strict=True
-            )
-            if lacking[row]
+            for name, amount, used, capacity, short in self._compared
+            if short[row]
         ]
 
 

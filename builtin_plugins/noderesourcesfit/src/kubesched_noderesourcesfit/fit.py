@@ -11,6 +11,7 @@ it is unresolvable (preemption cannot help).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
+from typing import Protocol
 
 from attrs import frozen
 
@@ -25,7 +26,7 @@ from kubesched.api import (
     pod_requests,
 )
 from kubesched.framework import NodeInfo
-from kubesched_noderesourcesfit.views import NodeView, Value, View
+from kubesched_noderesourcesfit.views import Value
 
 NATIVE_RESOURCES = (CPU, MEMORY, EPHEMERAL_STORAGE)
 """The resources checked before scalar ones, in upstream's order."""
@@ -102,18 +103,28 @@ def fit_check(
     return FitCheck(tuple(checked))
 
 
-def comparisons(check: FitCheck, view: View) -> Iterator[tuple[str, int, Value, Value]]:
-    """`(resource, requested by the pod, used, capacity)` for everything Filter compares, in
-    upstream's order (pods first): one node's ints, or columns over a NodeTable. The kernel
-    of both forms of Filter."""
-    yield PODS, 1, view.pod_count(), view.allocatable(PODS)
+class Amounts(Protocol):
+    """Amounts by resource name: a node's ResourceList, or NodeTable columns by name."""
+
+    def get(self, name: str, default: int, /) -> Value: ...
+
+
+Comparison = tuple[str, int, Value, Value, Value]
+"""(resource, requested by the pod, used, capacity, short)."""
+
+
+def comparisons(
+    check: FitCheck, pod_count: Value, allocatable: Amounts, requested: Amounts
+) -> Iterator[Comparison]:
+    """`(resource, requested by the pod, used, capacity, short)` for everything Filter
+    compares, in upstream's order (pods first); `short` is where the node lacks room. On
+    one node's ints, or on NodeTable columns: the kernel of both forms of Filter."""
+    capacity = allocatable.get(PODS, 0)
+    yield PODS, 1, pod_count, capacity, capacity - pod_count < 1
     for name, amount in check.checked:
-        yield name, amount, view.requested(name), view.allocatable(name)
-
-
-def short(amount: int, used: Value, capacity: Value) -> Value:
-    """Where the node lacks room for `amount` (a bool, or a mask over rows)."""
-    return amount > capacity - used
+        used = requested.get(name, 0)
+        capacity = allocatable.get(name, 0)
+        yield name, amount, used, capacity, amount > capacity - used
 
 
 def insufficient(name: str, amount: int, used: int, capacity: int) -> InsufficientResource:
@@ -127,10 +138,11 @@ def insufficient(name: str, amount: int, used: int, capacity: int) -> Insufficie
 
 def node_shortages(check: FitCheck, node_info: NodeInfo) -> list[InsufficientResource]:
     """Every resource the node lacks for the check, in upstream's order."""
+    compared = comparisons(check, len(node_info.pods), node_info.allocatable, node_info.requested)
     return [
         insufficient(name, amount, used, capacity)
-        for name, amount, used, capacity in comparisons(check, NodeView(node_info))
-        if short(amount, used, capacity)
+        for name, amount, used, capacity, short in compared
+        if short
     ]
 
 

@@ -27,7 +27,7 @@ from kubesched.framework import (
 )
 from kubesched_noderesourcesfit import hints
 from kubesched_noderesourcesfit.args import NodeResourcesFitArgs
-from kubesched_noderesourcesfit.batch import InsufficientMatrix, score_batch
+from kubesched_noderesourcesfit.batch import InsufficientMatrix, fits_batch, score_batch
 from kubesched_noderesourcesfit.fit import (
     FitCheck,
     InsufficientResource,
@@ -107,7 +107,7 @@ class NodeResourcesFit:
 
     @kubesched.hookimpl
     def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
-        return self.insufficient_matrix(state, table).fits()
+        return fits_batch(_read(state, PRE_FILTER_STATE_KEY, FitCheck), table)
 
     def insufficient_matrix(self, state: CycleState, table: NodeTable) -> InsufficientMatrix:
         """What every row lacks for the pod PreFilter saw: filter_batch's mask and each
