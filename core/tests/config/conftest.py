@@ -161,6 +161,7 @@ KUBESCHED_PLUGINS = (
     "NodeName",
     "TaintToleration",
     "NodeAffinity",
+    "NodePorts",
     "NodeResourcesFit",
     "DefaultPreemption",
     "DefaultBinder",

@@ -66,6 +66,7 @@ def test_defaults_round_trip(
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
         "DefaultPreemption",
         "DefaultBinder",
@@ -215,12 +216,13 @@ def test_validate_json(
 INSTALLED_DEFAULT_PROFILE = {
     "preEnqueue": ["SchedulingGates"],
     "queueSort": ["PrioritySort"],
-    "preFilter": ["NodeAffinity", "NodeResourcesFit"],
+    "preFilter": ["NodeAffinity", "NodePorts", "NodeResourcesFit"],
     "filter": [
         "NodeUnschedulable",
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
     ],
     "postFilter": ["DefaultPreemption"],
@@ -335,7 +337,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "intel.com/bar",
     ]
     assert document["defaultPluginsNotInstalled"] == [
-        "NodePorts",
         "VolumeRestrictions",
         "NodeVolumeLimits",
         "VolumeBinding",
