@@ -164,6 +164,7 @@ KUBESCHED_PLUGINS = (
     "NodePorts",
     "NodeResourcesFit",
     "DefaultPreemption",
+    "NodeResourcesBalancedAllocation",
     "DefaultBinder",
 )
 """The upstream plugins kubesched ships as built-in distributions."""

@@ -69,6 +69,7 @@ def test_defaults_round_trip(
         "NodePorts",
         "NodeResourcesFit",
         "DefaultPreemption",
+        "NodeResourcesBalancedAllocation",
         "DefaultBinder",
     ]
     assert profile["pluginConfig"][0]["args"] == {
@@ -226,8 +227,18 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeResourcesFit",
     ],
     "postFilter": ["DefaultPreemption"],
-    "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit"],
-    "score": [("NodeResourcesFit", 2), ("TaintToleration", 3), ("NodeAffinity", 2)],
+    "preScore": [
+        "TaintToleration",
+        "NodeAffinity",
+        "NodeResourcesFit",
+        "NodeResourcesBalancedAllocation",
+    ],
+    "score": [
+        ("NodeResourcesFit", 2),
+        ("TaintToleration", 3),
+        ("NodeAffinity", 2),
+        ("NodeResourcesBalancedAllocation", 1),
+    ],
     "reserve": [],
     "permit": [],
     "preBind": [],
@@ -344,7 +355,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "NodeResourcesBalancedAllocation",
         "ImageLocality",
     ]
     assert document["notes"][0].startswith("upstream default plugins not installed here")

@@ -85,6 +85,7 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodePorts"),
         Plugin("NodeResourcesFit", 1),
         Plugin("DefaultPreemption"),
+        Plugin("NodeResourcesBalancedAllocation", 1),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
@@ -95,7 +96,6 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "NodeResourcesBalancedAllocation",
         "ImageLocality",
     ]
 
@@ -409,6 +409,7 @@ def test_default_config_with_kubesched_plugins(kubesched_registry: Registry) -> 
     assert [c.name for c in profile.plugin_config] == [
         "DefaultPreemption",
         "NodeAffinity",
+        "NodeResourcesBalancedAllocation",
         "NodeResourcesFit",
     ]
 
