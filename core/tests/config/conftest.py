@@ -165,6 +165,7 @@ KUBESCHED_PLUGINS = (
     "NodeResourcesFit",
     "DefaultPreemption",
     "NodeResourcesBalancedAllocation",
+    "ImageLocality",
     "DefaultBinder",
 )
 """The upstream plugins kubesched ships as built-in distributions."""

@@ -70,6 +70,7 @@ def test_defaults_round_trip(
         "NodeResourcesFit",
         "DefaultPreemption",
         "NodeResourcesBalancedAllocation",
+        "ImageLocality",
         "DefaultBinder",
     ]
     assert profile["pluginConfig"][0]["args"] == {
@@ -238,6 +239,7 @@ INSTALLED_DEFAULT_PROFILE = {
         ("TaintToleration", 3),
         ("NodeAffinity", 2),
         ("NodeResourcesBalancedAllocation", 1),
+        ("ImageLocality", 1),
     ],
     "reserve": [],
     "permit": [],
@@ -355,7 +357,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "ImageLocality",
     ]
     assert document["notes"][0].startswith("upstream default plugins not installed here")
 

@@ -86,6 +86,7 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeResourcesFit", 1),
         Plugin("DefaultPreemption"),
         Plugin("NodeResourcesBalancedAllocation", 1),
+        Plugin("ImageLocality", 1),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
@@ -96,7 +97,6 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "ImageLocality",
     ]
 
 

@@ -54,6 +54,7 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "DefaultPreemption",
         "NodePorts",
         "NodeResourcesBalancedAllocation",
+        "ImageLocality",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""
