@@ -58,12 +58,15 @@ class ImageLocality:
         """No args; the handle gives the snapshot, for the number of nodes holding an image."""
         self._handle = handle
 
-    def _read_spread(self, state: CycleState, pod: Pod) -> _Spread:
+    def _read_spread(self, state: CycleState, pod: Pod, table: NodeTable | None = None) -> _Spread:
+        """This cycle's spread of the pod's images, over `table` (default: the snapshot's)."""
         if SPREAD_STATE_KEY in state:
             return state.read_as(SPREAD_STATE_KEY, _Spread)
-        if self._handle is None:
-            raise PluginError("ImageLocality needs the framework handle to read the snapshot")
-        spread = _spread(self._handle.snapshot_shared_lister().node_table, pod)
+        if table is None:
+            if self._handle is None:
+                raise PluginError("ImageLocality needs the framework handle to read the snapshot")
+            table = self._handle.snapshot_shared_lister().node_table
+        spread = _spread(table, pod)
         state.write(SPREAD_STATE_KEY, spread)
         return spread
 
@@ -80,7 +83,7 @@ class ImageLocality:
     def score_batch(
         self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
     ) -> NDArray[np.int64]:
-        spread = self._read_spread(state, pod)
+        spread = self._read_spread(state, pod, table)
         if not spread.holders.any():  # no node has any of the images: every node scores 0
             return np.zeros(len(rows), dtype=np.int64)
         ids = table.column(IMAGES_COLUMN, _IMAGE_SETS.id_of, np.int64)[rows]

@@ -71,16 +71,19 @@ def table_amounts(
 def balanced_scores(requested: Amounts, allocatable: Amounts) -> NDArray[np.int64]:
     """The score of each column (node), 0..100."""
     valid = allocatable != 0
-    fractions = requested / np.where(valid, allocatable, 1)
-    np.minimum(fractions, 1.0, out=fractions)
-    fractions *= valid  # left out resources: 0.0, which adds nothing to a sum
-    counts = valid.sum(axis=0)
-    if len(fractions) == 2:
-        spread = np.abs(fractions[0] - fractions[1]) / 2
-        spread *= counts == 2
+    if len(requested) == 2 and valid.all():  # the default: cpu and memory on every node
+        fractions = requested / allocatable
+        np.minimum(fractions, 1.0, out=fractions)
+        spread = np.abs(fractions[0] - fractions[1])
+        spread /= 2
     else:
-        spread = _spread(fractions, valid, counts)
-    scores: NDArray[np.int64] = ((1 - spread) * MAX_NODE_SCORE).astype(np.int64)
+        fractions = requested / np.where(valid, allocatable, 1)
+        np.minimum(fractions, 1.0, out=fractions)
+        fractions *= valid  # left out resources: 0.0, which adds nothing to a sum
+        spread = _spread(fractions, valid, valid.sum(axis=0))
+    np.subtract(1.0, spread, out=spread)  # (1 - spread) * 100, in upstream's order
+    spread *= MAX_NODE_SCORE
+    scores: NDArray[np.int64] = spread.astype(np.int64)
     return scores
 
 
