@@ -66,8 +66,11 @@ def test_defaults_round_trip(
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
         "DefaultPreemption",
+        "NodeResourcesBalancedAllocation",
+        "ImageLocality",
         "DefaultBinder",
     ]
     assert profile["pluginConfig"][0]["args"] == {
@@ -228,17 +231,29 @@ def test_validate_json(
 INSTALLED_DEFAULT_PROFILE = {
     "preEnqueue": ["SchedulingGates"],
     "queueSort": ["PrioritySort"],
-    "preFilter": ["NodeAffinity", "NodeResourcesFit"],
+    "preFilter": ["NodeAffinity", "NodePorts", "NodeResourcesFit"],
     "filter": [
         "NodeUnschedulable",
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
     ],
     "postFilter": ["DefaultPreemption"],
-    "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit"],
-    "score": [("NodeResourcesFit", 2), ("TaintToleration", 3), ("NodeAffinity", 2)],
+    "preScore": [
+        "TaintToleration",
+        "NodeAffinity",
+        "NodeResourcesFit",
+        "NodeResourcesBalancedAllocation",
+    ],
+    "score": [
+        ("NodeResourcesFit", 2),
+        ("TaintToleration", 3),
+        ("NodeAffinity", 2),
+        ("NodeResourcesBalancedAllocation", 1),
+        ("ImageLocality", 1),
+    ],
     "reserve": [],
     "permit": [],
     "preBind": [],
@@ -348,7 +363,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "intel.com/bar",
     ]
     assert document["defaultPluginsNotInstalled"] == [
-        "NodePorts",
         "VolumeRestrictions",
         "NodeVolumeLimits",
         "VolumeBinding",
@@ -356,8 +370,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "NodeResourcesBalancedAllocation",
-        "ImageLocality",
     ]
     assert document["notes"][0].startswith("upstream default plugins not installed here")
 

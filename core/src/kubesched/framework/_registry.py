@@ -53,6 +53,9 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "DefaultBinder",
         "DefaultPreemption",
         "PodTopologySpread",
+        "NodePorts",
+        "NodeResourcesBalancedAllocation",
+        "ImageLocality",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""
