@@ -22,6 +22,7 @@ from kubesched.scheduler import (
     SimulatedClock,
     Simulation,
 )
+from kubesched.scheduler.extenders import HTTPExtender
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.source import ClusterSource
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
@@ -61,6 +62,12 @@ def scheduler_settings(cfg: KubeSchedulerConfiguration) -> SchedulerSettings:
     )
 
 
+def build_extenders(cfg: KubeSchedulerConfiguration) -> list[HTTPExtender]:
+    """The configuration's extenders in upstream's order: ignorable ones last."""
+    ordered = sorted(cfg.extenders, key=lambda e: e.ignorable)  # stable: config order kept
+    return [HTTPExtender(e) for e in ordered]
+
+
 def build_scheduler(
     cfg: KubeSchedulerConfiguration | None,
     registry: Registry,
@@ -73,10 +80,12 @@ def build_scheduler(
     explain: bool = False,
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
+    simulated: bool = False,
 ) -> Scheduler:
-    """A scheduler running `cfg`'s profiles (`profiles` when already built) against `cluster`;
-    ConfigError when the configuration cannot run. Without `cfg`, `profiles` run with the
-    default top-level settings."""
+    """A scheduler running `cfg`'s profiles (`profiles` when already built) and its extenders
+    against `cluster`; ConfigError when the configuration cannot run. Without `cfg`,
+    `profiles` run with the default top-level settings. `simulated`: the cluster is
+    in-memory, so a binding an extender accepted is recorded in it by the scheduler."""
     if profiles is None:
         if cfg is None:
             raise ValueError("build_scheduler needs a configuration or profiles")
@@ -92,6 +101,8 @@ def build_scheduler(
         metrics=metrics,
         explain=explain,
         cycle_timeout=cycle_timeout,
+        extenders=build_extenders(cfg) if cfg is not None else (),
+        record_extender_bindings=simulated,
     )
 
 
@@ -121,5 +132,6 @@ def build_simulation(
         explain=explain,
         metrics=metrics,
         cycle_timeout=cycle_timeout,
+        simulated=True,
     )
     return Simulation(scheduler, clock, max_attempts=max_attempts)
