@@ -138,7 +138,7 @@ def gpu_extender() -> Iterator[RunningExtender]:
     """The Flask extender, served by werkzeug on a free port."""
     state = ExtenderState()
     server = make_server("127.0.0.1", 0, create_app(state), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield RunningExtender(f"http://127.0.0.1:{server.server_port}", state)
@@ -198,7 +198,7 @@ class RawServer:
             self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
         scheme = "https" if tls is not None else "http"
         self.url = f"{scheme}://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
     def answer(

@@ -11,7 +11,7 @@ so answers are read the same way here; a value of the wrong type is a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args, get_origin
 
 import attrs
 from attrs import field, frozen
@@ -151,6 +151,28 @@ def _structure_object(value: Any, _: Any) -> dict[str, Any]:
     return value
 
 
+def _strict_list(tp: Any, converter: Converter) -> Callable[[Any, Any], Any]:
+    (item,) = get_args(tp)
+
+    def structure(value: Any, _: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise WireError(f"expected a list, got {type(value).__name__}")
+        return [converter.structure(v, item) for v in value]
+
+    return structure
+
+
+def _strict_dict(tp: Any, converter: Converter) -> Callable[[Any, Any], Any]:
+    _, item = get_args(tp)
+
+    def structure(value: Any, _: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise WireError(f"expected an object, got {type(value).__name__}")
+        return {str(k): converter.structure(v, item) for k, v in value.items()}
+
+    return structure
+
+
 def _case_insensitive(cls: type, inner: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """Accept keys in any case, as Go's decoder does (an exact match wins)."""
     names = {f.metadata["go"].lower(): f.metadata["go"] for f in attrs.fields(cls)}
@@ -173,6 +195,13 @@ def _build() -> Converter:
     converter.register_structure_hook(str, _strict(str, "a string"))
     converter.register_structure_hook(int, _strict(int, "an integer"))
     converter.register_structure_hook_func(lambda t: t == dict[str, Any], _structure_object)
+    converter.register_structure_hook_factory(
+        lambda t: get_origin(t) is list, lambda t: _strict_list(t, converter)
+    )
+    converter.register_structure_hook_factory(
+        lambda t: get_origin(t) is dict and t != dict[str, Any],
+        lambda t: _strict_dict(t, converter),
+    )
     for cls in _WIRE_TYPES:
         renames = {f.name: override(rename=f.metadata["go"]) for f in attrs.fields(cls)}
         inner = make_dict_structure_fn(cls, converter, **renames)  # type: ignore[arg-type]
