@@ -151,6 +151,10 @@ def _structure_object(value: Any, _: Any) -> dict[str, Any]:
     return value
 
 
+def _origin(tp: Any) -> Any:
+    return get_origin(tp)
+
+
 def _strict_list(tp: Any, converter: Converter) -> Callable[[Any, Any], Any]:
     (item,) = get_args(tp)
 
@@ -196,10 +200,10 @@ def _build() -> Converter:
     converter.register_structure_hook(int, _strict(int, "an integer"))
     converter.register_structure_hook_func(lambda t: t == dict[str, Any], _structure_object)
     converter.register_structure_hook_factory(
-        lambda t: get_origin(t) is list, lambda t: _strict_list(t, converter)
+        lambda t: _origin(t) is list, lambda t: _strict_list(t, converter)
     )
     converter.register_structure_hook_factory(
-        lambda t: get_origin(t) is dict and t != dict[str, Any],
+        lambda t: _origin(t) is dict and t != dict[str, Any],
         lambda t: _strict_dict(t, converter),
     )
     for cls in _WIRE_TYPES:
