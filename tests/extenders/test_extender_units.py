@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kubesched.api import Node, Pod
-from kubesched.config import Extender, ExtenderManagedResource
 from kubesched.framework import (
     EXTENDER_NAME,
     Code,
@@ -23,6 +22,7 @@ from kubesched.framework import (
     process_preemption_with_extenders,
 )
 from kubesched.scheduler.extenders import (
+    ExtenderSettings,
     ExtenderVerdicts,
     HTTPExtender,
     find_nodes_that_pass_extenders,
@@ -250,11 +250,11 @@ def test_a_preemption_error_is_an_error_status_unless_ignorable() -> None:
 
 
 def http(**fields: Any) -> HTTPExtender:
-    return HTTPExtender(Extender(url_prefix="http://127.0.0.1:9", **fields))
+    return HTTPExtender(ExtenderSettings(url_prefix="http://127.0.0.1:9", **fields))
 
 
 def test_managed_resources_decide_interest() -> None:
-    gpu = [ExtenderManagedResource("example.com/gpu")]
+    gpu = frozenset({"example.com/gpu"})
     assert http().is_interested(POD)
     ext = http(managed_resources=gpu)
     assert not ext.is_interested(make_pod("cpu").req(cpu="1").obj())

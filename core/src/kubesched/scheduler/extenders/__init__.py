@@ -1,6 +1,6 @@
 """HTTP scheduler extenders: upstream's wire format, client and calls from the cycles."""
 
-from kubesched.scheduler.extenders.client import DEFAULT_EXTENDER_TIMEOUT, ExtenderClient
+from kubesched.scheduler.extenders.client import ExtenderClient
 from kubesched.scheduler.extenders.cycle import (
     ExtenderNodeVerdict,
     ExtenderVerdicts,
@@ -12,6 +12,11 @@ from kubesched.scheduler.extenders.cycle import (
     weighted_score,
 )
 from kubesched.scheduler.extenders.http_extender import HTTPExtender
+from kubesched.scheduler.extenders.settings import (
+    DEFAULT_EXTENDER_TIMEOUT,
+    ExtenderSettings,
+    TLSSettings,
+)
 from kubesched.scheduler.extenders.wire import MAX_EXTENDER_PRIORITY, MIN_EXTENDER_PRIORITY
 
 __all__ = [
@@ -20,8 +25,10 @@ __all__ = [
     "MIN_EXTENDER_PRIORITY",
     "ExtenderClient",
     "ExtenderNodeVerdict",
+    "ExtenderSettings",
     "ExtenderVerdicts",
     "HTTPExtender",
+    "TLSSettings",
     "extenders_binding",
     "find_nodes_that_pass_extenders",
     "has_filters",

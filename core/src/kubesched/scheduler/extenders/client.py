@@ -19,15 +19,15 @@ import ssl
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
 from typing import Any
 
-from kubesched.config import Extender as ExtenderConfig
-from kubesched.config import ExtenderTLSConfig
 from kubesched.framework import ExtenderError
+from kubesched.scheduler.extenders.settings import (
+    DEFAULT_EXTENDER_TIMEOUT,
+    ExtenderSettings,
+    TLSSettings,
+)
 
-DEFAULT_EXTENDER_TIMEOUT = timedelta(seconds=5)
-"""Timeout of an extender call when `httpTimeout` is 0 (upstream's DefaultExtenderTimeout)."""
 INSTALL_HINT = 'extenders need the httpx package: pip install "kubesched-core[extenders]"'
 
 
@@ -53,9 +53,9 @@ def _as_file(data: bytes) -> Iterator[str]:
         os.unlink(path)
 
 
-def ssl_context(config: ExtenderConfig) -> ssl.SSLContext | bool:
-    """The TLS verification httpx should use: a context, or False (no verification)."""
-    tls = config.tls_config or ExtenderTLSConfig()
+def ssl_context(config: ExtenderSettings) -> ssl.SSLContext:
+    """The TLS context httpx should use for this extender."""
+    tls = config.tls or TLSSettings()
     url = config.url_prefix
     has_ca = bool(tls.ca_file or tls.ca_data)
     if tls.insecure or (config.enable_https and not has_ca):
@@ -84,16 +84,15 @@ def ssl_context(config: ExtenderConfig) -> ssl.SSLContext | bool:
 class ExtenderClient:
     """POSTs JSON to one extender's verbs over one pooled connection."""
 
-    def __init__(self, config: ExtenderConfig) -> None:
+    def __init__(self, config: ExtenderSettings) -> None:
         try:
             import httpx
         except ImportError:  # pragma: no cover - depends on the installation
             raise ExtenderError(INSTALL_HINT) from None
         self._httpx = httpx
         self.url = config.url_prefix
-        timeout = config.http_timeout or DEFAULT_EXTENDER_TIMEOUT
-        self.timeout = timeout.total_seconds()
-        tls = config.tls_config
+        self.timeout = config.http_timeout or DEFAULT_EXTENDER_TIMEOUT
+        tls = config.tls
         self._extensions: dict[str, Any] = {}
         if tls is not None and tls.server_name:
             self._extensions["sni_hostname"] = tls.server_name

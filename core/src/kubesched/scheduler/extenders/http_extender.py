@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from kubesched.api import Node, Pod, unstructure
-from kubesched.config import Extender as ExtenderConfig
 from kubesched.framework import ExtenderError, SharedLister, Victims
 from kubesched.scheduler.extenders import wire
 from kubesched.scheduler.extenders.client import ExtenderClient
+from kubesched.scheduler.extenders.settings import ExtenderSettings
 
 T = TypeVar("T")
 _NODE_JSON_CACHE = 8192
@@ -26,10 +26,10 @@ _NODE_JSON_CACHE = 8192
 class HTTPExtender:
     """An extender reached over HTTP(S); shared by every profile."""
 
-    def __init__(self, config: ExtenderConfig) -> None:
+    def __init__(self, config: ExtenderSettings) -> None:
         self.config = config
         self.weight = config.weight
-        self.managed_resources = frozenset(r.name for r in config.managed_resources)
+        self.managed_resources = config.managed_resources
         self._client = ExtenderClient(config)
         self._node_json: dict[int, tuple[Node, dict[str, Any]]] = {}
 
