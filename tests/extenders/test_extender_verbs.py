@@ -180,3 +180,34 @@ def test_managed_resources_limit_the_extender_to_pods_requesting_them(
     assert run.placements == {"apps/plain": "n1", "apps/trainer": "n1"}
     asked = [body["Pod"]["metadata"]["name"] for body in gpu_extender.state.bodies("filter")]
     assert asked == ["trainer"]
+
+
+def test_ignored_by_scheduler_leaves_the_resource_to_the_extender(gpu_extender: Any) -> None:
+    nodes = [node("n1")]  # no example.com/gpu capacity at all
+    gpu_extender.state.node_labels = {"n1": {}}
+    trainer = pending("trainer", **{"example.com/gpu": "1"})
+    managed = {"name": "example.com/gpu", "ignoredByScheduler": True}
+    config = extender(gpu_extender.url, filterVerb="filter", managedResources=[managed])
+    assert simulate(nodes, [trainer], config).placements == {"apps/trainer": "n1"}
+    managed["ignoredByScheduler"] = False
+    run = simulate(nodes, [trainer], config, max_pod_attempts=1)
+    assert run.outcome("apps/trainer").message.startswith(
+        "0/1 nodes are available: 1 Insufficient example.com/gpu."
+    )
+
+
+def test_ignored_by_scheduler_needs_node_resources_fit_args(gpu_extender: Any) -> None:
+    from kubesched.errors import ConfigError
+
+    managed = {"name": "example.com/gpu", "ignoredByScheduler": True}
+    config = {
+        **extender(gpu_extender.url, filterVerb="filter", managedResources=[managed]),
+        "profiles": [
+            {
+                "schedulerName": "default-scheduler",
+                "plugins": {"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]}},
+            }
+        ],
+    }
+    with pytest.raises(ConfigError, match=r"profiles\[0\]: extenders manage resources"):
+        simulate([node("n1")], [], config)

@@ -10,17 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kubesched.cluster import InMemoryCluster, MemoryEventRecorder
-from kubesched.config import (
-    Extender,
-    KubeSchedulerConfiguration,
-    apply_defaults,
-    read_config,
-    read_text,
-)
+from kubesched.config import KubeSchedulerConfiguration, apply_defaults, read_config, read_text
 from kubesched.errors import ConfigError
 from kubesched.framework import Clock, EventRecorder, Registry
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.profile._build import check_config, effective_profiles
+from kubesched.profile._extenders import build_extenders, ignore_managed_resources
 from kubesched.scheduler import (
     Scheduler,
     SchedulerMetrics,
@@ -28,7 +23,6 @@ from kubesched.scheduler import (
     SimulatedClock,
     Simulation,
 )
-from kubesched.scheduler.extenders import ExtenderSettings, HTTPExtender, TLSSettings
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.source import ClusterSource
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
@@ -39,7 +33,9 @@ Loaded = tuple[KubeSchedulerConfiguration, list[EffectiveProfile]]
 
 def _profiles_of(cfg: KubeSchedulerConfiguration, registry: Registry, source: str | None) -> Loaded:
     """A configuration as written, defaulted and checked as a whole: every problem at once."""
-    cfg, profiles, errors = check_config(apply_defaults(cfg, registry), registry)
+    cfg, ignoring = ignore_managed_resources(apply_defaults(cfg, registry))
+    cfg, profiles, errors = check_config(cfg, registry)
+    errors = [*ignoring, *errors]
     if errors:
         raise ConfigError(errors, file=source)
     return cfg, profiles
@@ -66,42 +62,6 @@ def scheduler_settings(cfg: KubeSchedulerConfiguration) -> SchedulerSettings:
         pod_initial_backoff_seconds=float(cfg.pod_initial_backoff_seconds),
         pod_max_backoff_seconds=float(cfg.pod_max_backoff_seconds),
     )
-
-
-def extender_settings(e: Extender) -> ExtenderSettings:
-    """A configured extender as the scheduler takes it."""
-    tls = e.tls_config
-    return ExtenderSettings(
-        url_prefix=e.url_prefix,
-        filter_verb=e.filter_verb,
-        preempt_verb=e.preempt_verb,
-        prioritize_verb=e.prioritize_verb,
-        bind_verb=e.bind_verb,
-        weight=e.weight,
-        enable_https=e.enable_https,
-        tls=None
-        if tls is None
-        else TLSSettings(
-            insecure=tls.insecure,
-            server_name=tls.server_name,
-            cert_file=tls.cert_file,
-            key_file=tls.key_file,
-            ca_file=tls.ca_file,
-            cert_data=tls.cert_data,
-            key_data=tls.key_data,
-            ca_data=tls.ca_data,
-        ),
-        http_timeout=e.http_timeout.total_seconds(),
-        node_cache_capable=e.node_cache_capable,
-        managed_resources=frozenset(r.name for r in e.managed_resources),
-        ignorable=e.ignorable,
-    )
-
-
-def build_extenders(cfg: KubeSchedulerConfiguration) -> list[HTTPExtender]:
-    """The configuration's extenders in upstream's order: ignorable ones last."""
-    ordered = sorted(cfg.extenders, key=lambda e: e.ignorable)  # stable: config order kept
-    return [HTTPExtender(extender_settings(e)) for e in ordered]
 
 
 def build_scheduler(
