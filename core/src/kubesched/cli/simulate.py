@@ -168,17 +168,27 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
     table = Table(title=Text(f"{outcome.pod}: last attempt"), title_justify="left")
     table.add_column("Node")
     table.add_column("Filter", overflow="fold")
-    plugins = sorted({p for n in (outcome.nodes or {}).values() for p in n.scores})
-    for plugin in plugins:
-        table.add_column(plugin, justify="right")
+    nodes = (outcome.nodes or {}).values()
+    plugins = sorted({p for n in nodes for p in n.scores})
+    extenders = list(
+        dict.fromkeys(e for n in nodes for e, v in n.extenders.items() if v.weighted is not None)
+    )
+    for column in (*plugins, *extenders):
+        table.add_column(column, justify="right", overflow="fold")
     table.add_column("Total", justify="right")
     for name, node in (outcome.nodes or {}).items():
         verdict = "passed"
         if node.filter is not None:
-            verdict = f"{node.filter.plugin}: {node.filter.message()}"
+            rejector = node.filter.plugin or next(
+                (e for e, v in node.extenders.items() if v.code is not None and v.reasons), ""
+            )
+            verdict = f"{rejector}: {node.filter.message()}"
         scores = [str(node.scores[p][1]) if p in node.scores else "" for p in plugins]
+        by_extender = [
+            str(node.extenders[e].weighted) if e in node.extenders else "" for e in extenders
+        ]
         total = "" if node.total is None else str(node.total)
-        table.add_row(Text(name), Text(verdict), *scores, total)
+        table.add_row(Text(name), Text(verdict), *scores, *by_extender, total)
     console.print(table)
 
 
