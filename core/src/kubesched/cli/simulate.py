@@ -184,9 +184,8 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
             )
             verdict = f"{rejector}: {node.filter.message()}"
         scores = [str(node.scores[p][1]) if p in node.scores else "" for p in plugins]
-        by_extender = [
-            str(node.extenders[e].weighted) if e in node.extenders else "" for e in extenders
-        ]
+        weighted = {e: v.weighted for e, v in node.extenders.items() if v.weighted is not None}
+        by_extender = [str(weighted[e]) if e in weighted else "" for e in extenders]
         total = "" if node.total is None else str(node.total)
         table.add_row(Text(name), Text(verdict), *scores, *by_extender, total)
     console.print(table)

@@ -42,8 +42,8 @@ def _node(node: NodeExplanation) -> dict[str, Any]:
             plugin: {"normalized": normalized, "weighted": weighted}
             for plugin, (normalized, weighted) in node.scores.items()
         },
-        "extenders": {name: _extender(v) for name, v in node.extenders.items()},
         "total": node.total,
+        "extenders": {name: _extender(v) for name, v in node.extenders.items()},
     }
 
 
