@@ -14,8 +14,6 @@ import yaml
 
 from kubesched.cli.main import main
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-
 CLUSTER = """
 apiVersion: v1
 kind: List

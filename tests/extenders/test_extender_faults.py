@@ -11,8 +11,6 @@ import pytest
 from kubesched.api import Node, Pod
 from kubesched.testing import make_node, make_pod, simulate
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-
 NODES = [make_node(f"n{i}").capacity(cpu="4", memory="8Gi").obj() for i in (1, 2)]
 
 

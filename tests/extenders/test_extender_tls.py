@@ -10,8 +10,6 @@ import pytest
 
 from kubesched.testing import make_node, make_pod, simulate
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-
 ANSWER = {"NodeNames": ["n2"], "FailedNodes": {"n1": "not here"}}
 
 

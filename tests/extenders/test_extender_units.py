@@ -287,6 +287,8 @@ def test_answers_decode_like_gos_decoder() -> None:
     )
     assert result.failed_and_unresolvable_nodes == {"n1": "x"}
     assert result.node_names is None
+    assert wire.decode(None, wire.ExtenderFilterResult) == wire.ExtenderFilterResult()
+    assert wire.decode_priorities(None) == []
     with pytest.raises(wire.WireError, match="expected an integer"):
         wire.decode_priorities([{"Host": "n1", "Score": 2.5}])
     with pytest.raises(wire.WireError, match="expected an integer"):

@@ -11,8 +11,6 @@ import pytest
 from kubesched.api import Node, Pod
 from kubesched.testing import make_node, make_pod, simulate
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-
 
 def node(name: str, cpu: str = "4", **labels: str) -> Node:
     builder = make_node(name).capacity(cpu=cpu, memory="8Gi")

@@ -17,6 +17,7 @@ import json
 import os
 import ssl
 import tempfile
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -101,6 +102,7 @@ class ExtenderClient:
             timeout=httpx.Timeout(self.timeout),
             trust_env=False,
         )
+        weakref.finalize(self, self._client.close)  # pooled connections close with us
 
     def post(self, verb: str, body: Any) -> Any:
         """The decoded JSON answer of `verb`; ExtenderError naming the URL on any failure."""

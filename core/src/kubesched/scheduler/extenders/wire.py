@@ -182,6 +182,8 @@ def _case_insensitive(cls: type, inner: Callable[[Any, Any], Any]) -> Callable[[
     names = {f.metadata["go"].lower(): f.metadata["go"] for f in attrs.fields(cls)}
 
     def structure(value: Any, tp: Any) -> Any:
+        if value is None:  # Go leaves the zero value
+            value = {}
         if not isinstance(value, dict):
             raise WireError(f"expected an object for {cls.__name__}, got {type(value).__name__}")
         data: dict[str, Any] = {}
@@ -245,7 +247,9 @@ def _first_problem(exc: BaseException) -> str:
 
 
 def decode_priorities(data: Any) -> list[HostPriority]:
-    """A prioritize answer (a JSON list of HostPriority)."""
+    """A prioritize answer (a JSON list of HostPriority; null is an empty one, as in Go)."""
+    if data is None:
+        return []
     if not isinstance(data, list):
         raise WireError(f"expected a list of host priorities, got {type(data).__name__}")
     return [decode(item, HostPriority) for item in data]
