@@ -167,6 +167,7 @@ class RawServer:
         self.answers: dict[str, Answer] = {}
         self.calls: list[tuple[str, Any, dict[str, str]]] = []
         self.peer_certs: list[Any] = []
+        self.client_ports: list[int] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -177,6 +178,7 @@ class RawServer:
                 body = json.loads(self.rfile.read(length) or b"null")
                 verb = self.path.rsplit("/", 1)[-1]
                 outer.calls.append((verb, body, dict(self.headers)))
+                outer.client_ports.append(self.client_address[1])
                 if isinstance(self.connection, ssl.SSLSocket):
                     outer.peer_certs.append(self.connection.getpeercert())
                 answer = outer.answers.get(verb, Answer(404, {}))

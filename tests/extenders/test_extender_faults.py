@@ -207,3 +207,27 @@ def test_a_preempt_answer_leaving_a_node_without_victims_is_an_error(raw_server:
     config = {"extenders": [{"urlPrefix": server.url, "preemptVerb": "preempt"}]}
     run = simulate(nodes, [batch, urgent], config, max_pod_attempts=1)
     assert 'expected at least one victim pod on node "n1"' in run.outcome("apps/urgent").message
+
+
+def test_calls_reuse_one_connection_and_send_json(raw_server: Any) -> None:
+    server = raw_server()
+    server.answer("filter", {"NodeNames": ["n1", "n2"]})
+    server.answer("prioritize", [{"Host": "n1", "Score": 1}, {"Host": "n2", "Score": 2}])
+    pods = [make_pod(f"p{i}").namespace("a").uid(f"p{i}").req(cpu="1").obj() for i in range(3)]
+    config = {
+        "extenders": [
+            {
+                "urlPrefix": server.url,
+                "filterVerb": "filter",
+                "prioritizeVerb": "prioritize",
+                "weight": 1,
+                "nodeCacheCapable": True,
+            }
+        ]
+    }
+    run = simulate(NODES, pods, config)
+    assert all(run.placements.values())
+    assert server.verbs() == ["filter", "prioritize"] * 3
+    assert len(set(server.client_ports)) == 1  # a keep-alive server sees one connection
+    headers = server.calls[0][2]
+    assert headers["Content-Type"] == "application/json"

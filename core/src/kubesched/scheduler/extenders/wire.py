@@ -196,6 +196,20 @@ def _case_insensitive(cls: type, inner: Callable[[Any, Any], Any]) -> Callable[[
     return structure
 
 
+_KUBERNETES_JSON = (
+    dict[str, Any],
+    dict[str, Any] | None,
+    list[dict[str, Any]],
+    "dict[str, Any]",
+    "dict[str, Any] | None",
+    "list[dict[str, Any]]",
+)
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def _build() -> Converter:
     converter = Converter()
     converter.register_structure_hook(str, _strict(str, "a string"))
@@ -212,9 +226,15 @@ def _build() -> Converter:
         renames = {f.name: override(rename=f.metadata["go"]) for f in attrs.fields(cls)}
         inner = make_dict_structure_fn(cls, converter, **renames)  # type: ignore[arg-type]
         converter.register_structure_hook(cls, _case_insensitive(cls, inner))
+        outgoing = {  # Kubernetes JSON (pods, nodes) is already plain data: sent as it is
+            f.name: override(rename=f.metadata["go"], unstruct_hook=_as_is)
+            if f.type in _KUBERNETES_JSON
+            else renames[f.name]
+            for f in attrs.fields(cls)
+        }
         converter.register_unstructure_hook(
             cls,
-            make_dict_unstructure_fn(cls, converter, **renames),  # type: ignore[arg-type]
+            make_dict_unstructure_fn(cls, converter, **outgoing),  # type: ignore[arg-type]
         )
     return converter
 
