@@ -172,6 +172,7 @@ class RawServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))

@@ -231,3 +231,10 @@ def test_calls_reuse_one_connection_and_send_json(raw_server: Any) -> None:
     assert len(set(server.client_ports)) == 1  # a keep-alive server sees one connection
     headers = server.calls[0][2]
     assert headers["Content-Type"] == "application/json"
+
+
+def test_a_url_without_a_scheme_is_an_error_naming_it() -> None:
+    run = run_with([{"urlPrefix": "127.0.0.1:1", "filterVerb": "filter"}])
+    outcome = run.outcome("apps/web")
+    assert outcome.status == "Error"
+    assert outcome.message.startswith('Post "127.0.0.1:1/filter": ')

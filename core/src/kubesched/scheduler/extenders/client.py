@@ -118,7 +118,7 @@ class ExtenderClient:
             raise ExtenderError(
                 f'Post "{url}": no answer within the extender timeout ({self.timeout:g}s)'
             ) from None
-        except self._httpx.HTTPError as exc:
+        except Exception as exc:  # refused, reset, TLS, a URL httpx cannot use, ...
             raise ExtenderError(f'Post "{url}": {_reason(exc)}') from None
         if response.status_code != 200:
             raise ExtenderError(
