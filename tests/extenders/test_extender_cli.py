@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
+from jsonschema import Draft202012Validator
 
 from kubesched.cli.main import main
 
@@ -70,6 +71,9 @@ def test_explain_json_shows_the_extenders_verdicts_and_scores(
     cluster, config = write_inputs(tmp_path, gpu_extender.url)
     main(["simulate", str(cluster), "--config", str(config), "--output", "json", "--explain"])
     document = json.loads(capsys.readouterr().out)
+    schema = Path(__file__).parents[2] / "docs/reference/schemas/simulation-result.schema.json"
+    validator = Draft202012Validator(json.loads(schema.read_text()))
+    assert [e.message for e in validator.iter_errors(document)] == []
     (result,) = document["results"]
     assert result["node"] == "n3"
     url = gpu_extender.url

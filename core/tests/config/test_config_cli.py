@@ -23,7 +23,7 @@ def use_registry(monkeypatch: pytest.MonkeyPatch) -> Any:
     """Make the CLI see `registry` as the installed plugins."""
 
     def use(registry: Registry) -> None:
-        monkeypatch.setattr("kubesched.cli.config.default_registry", lambda: registry)
+        monkeypatch.setattr("kubesched.cli.output.default_registry", lambda: registry)
 
     return use
 
@@ -119,7 +119,10 @@ BAD_CONFIGS = [
     (
         "unknown-plugin",
         HEADER + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeLabel\n",
-        ['profiles[0].plugins.filter.enabled[0]: FilterPlugin "NodeLabel" does not exist'],
+        [
+            "profiles[0].plugins.filter.enabled[0]: "
+            'FilterPlugin "NodeLabel" does not exist, did you mean "NodeName"?'
+        ],
     ),
     (
         "plugin-at-a-point-it-does-not-implement",
@@ -206,6 +209,7 @@ def test_validate_json(
         "file": bad,
         "valid": False,
         "errors": ["parallelism: Invalid value: -1: should be an integer value greater than zero"],
+        "warnings": [],
     }
     code, out, _ = run(capsys, "config", "validate", str(EXAMPLE), "-o", "json")
     assert code == 0

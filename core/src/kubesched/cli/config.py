@@ -18,11 +18,16 @@ from typing import Any, NoReturn
 import click
 import yaml
 
-from kubesched.cli.output import API_VERSION
+from kubesched.cli.output import API_VERSION, discovered_registry
 from kubesched.config import config_document, default_config
+from kubesched.config.loader import source_name
 from kubesched.errors import ConfigError
-from kubesched.framework import default_registry
-from kubesched.profile import construction_errors, effective_document, load_profiles
+from kubesched.profile import (
+    config_warnings,
+    construction_errors,
+    effective_document,
+    load_profiles,
+)
 
 _OUTPUT = click.option(
     "--output",
@@ -32,7 +37,7 @@ _OUTPUT = click.option(
     show_default=True,
     help="Output format.",
 )
-_FILE = click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
+_FILE = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 
 
 def _print(document: dict[str, Any], output: str) -> None:
@@ -59,7 +64,7 @@ def command() -> None:
 @_OUTPUT
 def defaults(output: str) -> None:
     """Print the default configuration (upstream's defaults, restricted to installed plugins)."""
-    registry = default_registry()
+    registry = discovered_registry()
     _print(config_document(default_config(registry), registry), output)
 
 
@@ -68,39 +73,45 @@ def defaults(output: str) -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "yaml"]),
     default="text",
     show_default=True,
-    help="Output format; json prints a ValidationResult document either way.",
+    help="Output format; json and yaml print a ValidationResult document either way.",
 )
 def validate(file: str, output: str) -> None:
-    """Check FILE as kube-scheduler would; exit 1 listing every problem."""
-    registry = default_registry()
+    """Check FILE (or - for standard input) as kube-scheduler would; exit 1 listing every
+    problem. Warnings (args for a plugin that is not installed or not enabled) do not fail."""
+    registry = discovered_registry()
+    source = source_name(file)
     try:
         cfg, profiles = load_profiles(file, registry)
         errors = construction_errors(profiles, registry)
         if errors:
-            raise ConfigError(errors, file=file)
+            raise ConfigError(errors, file=source)
     except ConfigError as exc:
-        if output == "json":
-            _print(_validation_result(file, exc.errors), "json")
+        if output != "text":
+            _print(_validation_result(source, exc.errors, []), output)
             raise click.exceptions.Exit(1) from None
         _fail(exc)
-    if output == "json":
-        _print(_validation_result(file, []), "json")
+    warnings = config_warnings(cfg, profiles, registry)
+    if output != "text":
+        _print(_validation_result(source, [], warnings), output)
         return
+    for warning in warnings:
+        click.echo(f"warning: {source}: {warning}", err=True)
     names = ", ".join(p.scheduler_name or "" for p in cfg.profiles)
     count = len(cfg.profiles)
-    click.echo(f"{file}: OK ({count} profile{'s' if count != 1 else ''}: {names})")
+    click.echo(f"{source}: OK ({count} profile{'s' if count != 1 else ''}: {names})")
 
 
-def _validation_result(file: str, errors: list[str]) -> dict[str, Any]:
+def _validation_result(file: str, errors: list[str], warnings: list[str]) -> dict[str, Any]:
     return {
         "apiVersion": API_VERSION,
         "kind": "ValidationResult",
         "file": file,
         "valid": not errors,
         "errors": errors,
+        "warnings": warnings,
     }
 
 
@@ -109,7 +120,7 @@ def _validation_result(file: str, errors: list[str]) -> dict[str, Any]:
 @_OUTPUT
 def show(file: str, output: str) -> None:
     """Print the effective profiles of FILE: plugins per extension point, weights, args."""
-    registry = default_registry()
+    registry = discovered_registry()
     try:
         cfg, profiles = load_profiles(file, registry)
     except ConfigError as exc:
