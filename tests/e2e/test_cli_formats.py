@@ -84,3 +84,27 @@ def test_plugins_as_yaml_equals_plugins_as_json(capsys: pytest.CaptureFixture[st
 def test_plugin_names_are_not_cut_when_piped(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "plugins")
     assert "DefaultBinder " in out and "kubesched-defaultpreemption" in out and "…" not in out
+
+
+def test_show_prints_an_invalid_config_defaulted_then_its_problems(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin(monkeypatch, CONFIG.replace("profiles:", "parallelism: -1\nprofiles:"))
+    code, out, err = run(capsys, "config", "show", "-")
+    assert code == 1
+    defaulted = yaml.safe_load(out)
+    assert defaulted["kind"] == "KubeSchedulerConfiguration" and defaulted["parallelism"] == -1
+    assert defaulted["podMaxBackoffSeconds"] == 10  # defaulting ran
+    [profile] = defaulted["profiles"]
+    assert {"name": "DefaultBinder"} in profile["plugins"]["multiPoint"]["enabled"]
+    assert err == (
+        "<stdin>: parallelism: Invalid value: -1: should be an integer value greater than zero\n"
+    )
+
+
+def test_show_prints_nothing_for_a_config_that_does_not_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin(monkeypatch, "kind: Nope\n")
+    code, out, err = run(capsys, "config", "show", "-")
+    assert (code, out) == (1, "") and err.startswith("<stdin>: ")

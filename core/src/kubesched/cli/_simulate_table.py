@@ -21,7 +21,7 @@ STATUS_STYLES = {
     "Preempted": "magenta",
     "Deleted": "magenta",
 }
-REASON_WIDTH = 60
+REASON_WIDTH = 80
 """Reasons wrap at this width; names are never cut or wrapped."""
 EXAMPLES = 3
 """Pods named per reason in the failures table."""

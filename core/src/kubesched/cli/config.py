@@ -19,14 +19,24 @@ import click
 import yaml
 
 from kubesched.cli.output import API_VERSION, discovered_registry
-from kubesched.config import config_document, default_config
+from kubesched.config import (
+    KubeSchedulerConfiguration,
+    apply_defaults,
+    config_document,
+    default_config,
+    read_config,
+    read_text,
+)
 from kubesched.config.loader import source_name
+from kubesched.config.plugin_args import structure_plugin_args
 from kubesched.errors import ConfigError
+from kubesched.framework import Registry
 from kubesched.profile import (
     config_warnings,
     construction_errors,
     effective_document,
     load_profiles,
+    parse_profiles,
 )
 
 _OUTPUT = click.option(
@@ -119,11 +129,30 @@ def _validation_result(file: str, errors: list[str], warnings: list[str]) -> dic
 @_FILE
 @_OUTPUT
 def show(file: str, output: str) -> None:
-    """Print the effective profiles of FILE: plugins per extension point, weights, args."""
+    """Print the effective profiles of FILE (or - for standard input): plugins per extension
+    point, weights, args. When FILE does not validate, print it defaulted in upstream's
+    form (defaulting runs before validation), then the problems, and exit 1."""
     registry = discovered_registry()
+    source = source_name(file)
     try:
-        cfg, profiles = load_profiles(file, registry)
+        text = read_text(file)
     except ConfigError as exc:
+        _fail(exc)
+    try:
+        cfg, profiles = parse_profiles(text, registry, source=source)
+    except ConfigError as exc:
+        defaulted = _defaulted(text, registry)
+        if defaulted is not None:
+            _print(config_document(defaulted, registry), output)
         _fail(exc)
     document = {"apiVersion": API_VERSION, **effective_document(cfg, profiles, registry)}
     _print(document, output)
+
+
+def _defaulted(text: str, registry: Registry) -> KubeSchedulerConfiguration | None:
+    """The configuration in `text` after upstream's defaulting, if it reads at all."""
+    try:
+        cfg = apply_defaults(read_config(text), registry)
+    except ConfigError:
+        return None
+    return structure_plugin_args(cfg, registry)[0]
