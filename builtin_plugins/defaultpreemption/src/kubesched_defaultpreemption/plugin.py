@@ -20,6 +20,8 @@ from kubesched.framework import (
     PodInfo,
     PostFilterResult,
     Status,
+    Victims,
+    process_preemption_with_extenders,
 )
 from kubesched_defaultpreemption.args import DefaultPreemptionArgs
 from kubesched_defaultpreemption.candidates import Candidate, choose_candidate
@@ -37,6 +39,7 @@ MESSAGE_PREFIX = "preemption: "
 NOT_HELPFUL_REASON = "Preemption is not helpful for scheduling"
 NEVER_REASON = "not eligible due to preemptionPolicy=Never."
 TERMINATING_VICTIM_REASON = "not eligible due to a terminating pod on the nominated node."
+NO_CANDIDATE_REASON = "no candidate node for preemption"
 OFFSET_SEED = 0
 """Seed of the dry-run offset generator when the handle offers no seeded `rng`."""
 
@@ -146,13 +149,33 @@ class DefaultPreemption:
                 absent_nodes_status=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL_REASON),
             )
             return Status(Code.UNSCHEDULABLE, FitError(pod, len(all_nodes), diagnosis).message())
-        best, decided_by = choose_candidate(result.candidates)
+        candidates = self.call_extenders(pod, result.candidates)
+        if isinstance(candidates, Status):
+            return candidates
+        if not candidates:
+            return Status(Code.UNSCHEDULABLE, NO_CANDIDATE_REASON)
+        best, decided_by = choose_candidate(candidates)
         status = prepare_candidate(self.handle, self.name, best, pod)
         if status is not None:
             return status
         evicted = tuple(v.key for v in best.victims if v.metadata.deletion_timestamp is None)
-        details = explain_choice(result.candidates, best, decided_by)
+        details = explain_choice(candidates, best, decided_by)
         return PostFilterResult(best.node_name, evicted, details)  # terminating: not new
+
+    def call_extenders(
+        self, pod: Pod, candidates: Sequence[Candidate]
+    ) -> Sequence[Candidate] | Status:
+        """Let the scheduler's preempting extenders narrow the candidates' victims
+        (upstream's callExtenders)."""
+        extenders = getattr(self.handle, "extenders", None)
+        if extenders is None or not extenders():
+            return candidates
+        victims = {c.node_name: Victims(c.victims, c.num_pdb_violations) for c in candidates}
+        lister = self.handle.snapshot_shared_lister()
+        kept = process_preemption_with_extenders(extenders(), pod, victims, lister)
+        if isinstance(kept, Status):
+            return kept
+        return [Candidate(name, v.pods, v.num_pdb_violations) for name, v in kept.items()]
 
     def pod_eligible_to_preempt_others(
         self, pod: Pod, nominated_node_status: Status

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kubesched.api import Pod, PodCondition, PodDisruptionBudget
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
 from kubesched.framework._types import NodeInfo, PodInfo
+
+if TYPE_CHECKING:
+    from kubesched.framework._extender import Extender
 
 
 class Clock(Protocol):
@@ -119,6 +122,10 @@ class Handle(Protocol):
         ...
 
     def snapshot_shared_lister(self) -> SharedLister: ...
+
+    def extenders(self) -> Sequence[Extender]:
+        """The scheduler's HTTP extenders (shared by every profile), in configuration order."""
+        ...
 
     def iterate_over_waiting_pods(self) -> Iterator[WaitingPod]: ...
 

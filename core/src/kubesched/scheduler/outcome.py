@@ -8,6 +8,7 @@ from typing import Any
 from attrs import define, field
 
 from kubesched.framework._status import Status
+from kubesched.scheduler.extenders import ExtenderNodeVerdict
 
 SCHEDULED = "Scheduled"
 UNSCHEDULABLE = "Unschedulable"
@@ -21,12 +22,14 @@ STATUSES = (SCHEDULED, UNSCHEDULABLE, ERROR, PREEMPTED, DELETED)
 
 @define
 class NodeExplanation:
-    """One node in an attempt: its Filter status (None: it passed) and, when scored, each
-    Score plugin's (normalized, weighted) score and the total."""
+    """One node in an attempt: its Filter status (None: it passed), and, when scored, each
+    Score plugin's (normalized, weighted) score and the total; what each extender that saw
+    the node said of it."""
 
     filter: Status | None = None
     scores: dict[str, tuple[int, int]] = field(factory=dict)
     total: int | None = None
+    extenders: dict[str, ExtenderNodeVerdict] = field(factory=dict)
 
 
 @define
