@@ -1,0 +1,109 @@
+"""The storage half of the in-memory cluster: PersistentVolumes, claims, StorageClasses
+and CSINodes, listed for the volume plugins and updated as the API server would.
+
+Every change is recorded as an (old, new) pair through the cluster's `_emit`,
+like the pods and nodes are, so the scheduler's queue hears of new claims and
+volumes between cycles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from kubesched.api import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kubesched.errors import KubeschedError
+
+
+class StorageError(KubeschedError):
+    """A storage write the API server would refuse (unknown or duplicate object)."""
+
+
+class InMemoryStorage:
+    """PVs, PVCs, StorageClasses and CSINodes held in memory (a mixin of the cluster)."""
+
+    _pvs: dict[str, PersistentVolume]
+    _pvcs: dict[tuple[str, str], PersistentVolumeClaim]
+    _classes: dict[str, StorageClass]
+    _csi_nodes: dict[str, CSINode]
+
+    def _emit(self, old: Any, new: Any) -> None:
+        raise NotImplementedError
+
+    def _init_storage(
+        self,
+        persistent_volumes: Iterable[PersistentVolume],
+        persistent_volume_claims: Iterable[PersistentVolumeClaim],
+        storage_classes: Iterable[StorageClass],
+        csi_nodes: Iterable[CSINode],
+    ) -> None:
+        self._pvs = {}
+        self._pvcs = {}
+        self._classes = {sc.metadata.name: sc for sc in storage_classes}
+        self._csi_nodes = {c.metadata.name: c for c in csi_nodes}
+        for pv in persistent_volumes:
+            self.create_persistent_volume(pv)
+        for pvc in persistent_volume_claims:
+            self.create_persistent_volume_claim(pvc)
+
+    # -- listers -------------------------------------------------------------------------
+
+    def persistent_volumes(self) -> Sequence[PersistentVolume]:
+        return list(self._pvs.values())
+
+    def persistent_volume_claims(self) -> Sequence[PersistentVolumeClaim]:
+        return list(self._pvcs.values())
+
+    def storage_classes(self) -> Sequence[StorageClass]:
+        return list(self._classes.values())
+
+    def csi_nodes(self) -> Sequence[CSINode]:
+        return list(self._csi_nodes.values())
+
+    def get_persistent_volume(self, name: str) -> PersistentVolume | None:
+        return self._pvs.get(name)
+
+    def get_persistent_volume_claim(
+        self, namespace: str, name: str
+    ) -> PersistentVolumeClaim | None:
+        return self._pvcs.get((namespace, name))
+
+    def get_storage_class(self, name: str) -> StorageClass | None:
+        return self._classes.get(name)
+
+    def get_csi_node(self, name: str) -> CSINode | None:
+        return self._csi_nodes.get(name)
+
+    # -- writes --------------------------------------------------------------------------
+
+    def create_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume:
+        if pv.metadata.name in self._pvs:
+            raise StorageError(f'persistentvolumes "{pv.metadata.name}" already exists')
+        self._pvs[pv.metadata.name] = pv
+        self._emit(None, pv)
+        return pv
+
+    def update_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume:
+        old = self._pvs.get(pv.metadata.name)
+        if old is None:
+            raise StorageError(f'persistentvolumes "{pv.metadata.name}" not found')
+        self._pvs[pv.metadata.name] = pv
+        self._emit(old, pv)
+        return pv
+
+    def create_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim:
+        key = (pvc.metadata.namespace, pvc.metadata.name)
+        if key in self._pvcs:
+            raise StorageError(f'persistentvolumeclaims "{pvc.metadata.name}" already exists')
+        self._pvcs[key] = pvc
+        self._emit(None, pvc)
+        return pvc
+
+    def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim:
+        key = (pvc.metadata.namespace, pvc.metadata.name)
+        old = self._pvcs.get(key)
+        if old is None:
+            raise StorageError(f'persistentvolumeclaims "{pvc.metadata.name}" not found')
+        self._pvcs[key] = pvc
+        self._emit(old, pvc)
+        return pvc
