@@ -67,6 +67,7 @@ def test_defaults_round_trip(
         "TaintToleration",
         "NodeAffinity",
         "NodeResourcesFit",
+        "VolumeRestrictions",
         "DefaultPreemption",
         "DefaultBinder",
     ]
@@ -215,13 +216,14 @@ def test_validate_json(
 INSTALLED_DEFAULT_PROFILE = {
     "preEnqueue": ["SchedulingGates"],
     "queueSort": ["PrioritySort"],
-    "preFilter": ["NodeAffinity", "NodeResourcesFit"],
+    "preFilter": ["NodeAffinity", "NodeResourcesFit", "VolumeRestrictions"],
     "filter": [
         "NodeUnschedulable",
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
         "NodeResourcesFit",
+        "VolumeRestrictions",
     ],
     "postFilter": ["DefaultPreemption"],
     "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit"],
@@ -336,7 +338,6 @@ def test_show_documented_config_with_kubesched_plugins(
     ]
     assert document["defaultPluginsNotInstalled"] == [
         "NodePorts",
-        "VolumeRestrictions",
         "NodeVolumeLimits",
         "VolumeBinding",
         "VolumeZone",

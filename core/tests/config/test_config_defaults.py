@@ -83,12 +83,12 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("TaintToleration", 3),
         Plugin("NodeAffinity", 2),
         Plugin("NodeResourcesFit", 1),
+        Plugin("VolumeRestrictions"),
         Plugin("DefaultPreemption"),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
         "NodePorts",
-        "VolumeRestrictions",
         "NodeVolumeLimits",
         "VolumeBinding",
         "VolumeZone",
