@@ -163,6 +163,7 @@ KUBESCHED_PLUGINS = (
     "NodeAffinity",
     "NodeResourcesFit",
     "VolumeRestrictions",
+    "VolumeZone",
     "DefaultPreemption",
     "DefaultBinder",
 )

@@ -68,6 +68,7 @@ def test_defaults_round_trip(
         "NodeAffinity",
         "NodeResourcesFit",
         "VolumeRestrictions",
+        "VolumeZone",
         "DefaultPreemption",
         "DefaultBinder",
     ]
@@ -216,7 +217,7 @@ def test_validate_json(
 INSTALLED_DEFAULT_PROFILE = {
     "preEnqueue": ["SchedulingGates"],
     "queueSort": ["PrioritySort"],
-    "preFilter": ["NodeAffinity", "NodeResourcesFit", "VolumeRestrictions"],
+    "preFilter": ["NodeAffinity", "NodeResourcesFit", "VolumeRestrictions", "VolumeZone"],
     "filter": [
         "NodeUnschedulable",
         "NodeName",
@@ -224,6 +225,7 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeAffinity",
         "NodeResourcesFit",
         "VolumeRestrictions",
+        "VolumeZone",
     ],
     "postFilter": ["DefaultPreemption"],
     "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit"],
@@ -340,7 +342,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "NodePorts",
         "NodeVolumeLimits",
         "VolumeBinding",
-        "VolumeZone",
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",

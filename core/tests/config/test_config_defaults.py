@@ -84,6 +84,7 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeAffinity", 2),
         Plugin("NodeResourcesFit", 1),
         Plugin("VolumeRestrictions"),
+        Plugin("VolumeZone"),
         Plugin("DefaultPreemption"),
         Plugin("DefaultBinder"),
     ]
@@ -91,7 +92,6 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         "NodePorts",
         "NodeVolumeLimits",
         "VolumeBinding",
-        "VolumeZone",
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
