@@ -6,6 +6,7 @@ from kubesched.api import (
     READ_WRITE_ONCE_POD,
     AWSElasticBlockStoreVolumeSource,
     ObjectMeta,
+    PersistentVolume,
     PersistentVolumeClaim,
     PersistentVolumeClaimSpec,
     Volume,
@@ -41,6 +42,7 @@ def test_a_read_write_once_pod_claim_in_use_blocks_every_node() -> None:
             make_pod("second").namespace("default").pvc("data").obj(),
         ],
         persistent_volume_claims=[claim],
+        persistent_volumes=[PersistentVolume(ObjectMeta(name="pv1"))],
     )
     outcome = run.outcome("default/second")
     assert outcome.node is None

@@ -53,6 +53,7 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "DefaultBinder",
         "DefaultPreemption",
         "VolumeRestrictions",
+        "VolumeZone",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""
