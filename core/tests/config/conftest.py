@@ -135,7 +135,7 @@ UPSTREAM_PLUGINS: dict[str, tuple[tuple[str, ...], type | None]] = {
     "NodePorts": (("preFilter", "filter"), None),
     "NodeResourcesFit": (("preFilter", "filter", "preScore", "score"), NodeResourcesFitArgs),
     "VolumeRestrictions": (("preFilter", "filter"), None),
-    "NodeVolumeLimits": (("filter",), None),
+    "NodeVolumeLimits": (("preFilter", "filter"), None),
     "VolumeBinding": (
         ("preFilter", "filter", "reserve", "preBind", "preScore", "score"),
         VolumeBindingArgs,
@@ -163,6 +163,7 @@ KUBESCHED_PLUGINS = (
     "NodeAffinity",
     "NodeResourcesFit",
     "VolumeRestrictions",
+    "NodeVolumeLimits",
     "VolumeZone",
     "DefaultPreemption",
     "DefaultBinder",

@@ -68,6 +68,7 @@ def test_defaults_round_trip(
         "NodeAffinity",
         "NodeResourcesFit",
         "VolumeRestrictions",
+        "NodeVolumeLimits",
         "VolumeZone",
         "DefaultPreemption",
         "DefaultBinder",
@@ -217,7 +218,13 @@ def test_validate_json(
 INSTALLED_DEFAULT_PROFILE = {
     "preEnqueue": ["SchedulingGates"],
     "queueSort": ["PrioritySort"],
-    "preFilter": ["NodeAffinity", "NodeResourcesFit", "VolumeRestrictions", "VolumeZone"],
+    "preFilter": [
+        "NodeAffinity",
+        "NodeResourcesFit",
+        "VolumeRestrictions",
+        "NodeVolumeLimits",
+        "VolumeZone",
+    ],
     "filter": [
         "NodeUnschedulable",
         "NodeName",
@@ -225,6 +232,7 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeAffinity",
         "NodeResourcesFit",
         "VolumeRestrictions",
+        "NodeVolumeLimits",
         "VolumeZone",
     ],
     "postFilter": ["DefaultPreemption"],
@@ -246,6 +254,7 @@ UPSTREAM_DEFAULT_PROFILE = {
         "NodePorts",
         "NodeResourcesFit",
         "VolumeRestrictions",
+        "NodeVolumeLimits",
         "VolumeBinding",
         "VolumeZone",
         "PodTopologySpread",
@@ -340,7 +349,6 @@ def test_show_documented_config_with_kubesched_plugins(
     ]
     assert document["defaultPluginsNotInstalled"] == [
         "NodePorts",
-        "NodeVolumeLimits",
         "VolumeBinding",
         "PodTopologySpread",
         "InterPodAffinity",

@@ -84,13 +84,13 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeAffinity", 2),
         Plugin("NodeResourcesFit", 1),
         Plugin("VolumeRestrictions"),
+        Plugin("NodeVolumeLimits"),
         Plugin("VolumeZone"),
         Plugin("DefaultPreemption"),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
         "NodePorts",
-        "NodeVolumeLimits",
         "VolumeBinding",
         "PodTopologySpread",
         "InterPodAffinity",

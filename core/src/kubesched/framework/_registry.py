@@ -54,6 +54,7 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "DefaultPreemption",
         "VolumeRestrictions",
         "VolumeZone",
+        "NodeVolumeLimits",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""
