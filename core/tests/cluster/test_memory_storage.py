@@ -7,6 +7,7 @@ import pytest
 from attrs import evolve
 
 from kubesched.api import (
+    ANN_SELECTED_NODE,
     BINDING_WAIT_FOR_FIRST_CONSUMER,
     ObjectMeta,
     ObjectReference,
@@ -18,9 +19,9 @@ from kubesched.api import (
     StorageClass,
     TopologySelectorLabelRequirement,
     TopologySelectorTerm,
+    is_claim_bound,
 )
 from kubesched.cluster.memory import InMemoryCluster
-from kubesched.cluster.pv_controller import ANN_SELECTED_NODE, is_bound
 from kubesched.cluster.storage import StorageError
 from kubesched.framework import ActionType, ClusterEvent, EventResource
 from kubesched.scheduler.eventhandlers import storage_event
@@ -58,7 +59,7 @@ def test_a_claim_naming_a_volume_is_bound_at_load() -> None:
     cluster = InMemoryCluster(persistent_volumes=[pv], persistent_volume_claims=[pvc])
     bound = cluster.get_persistent_volume_claim("ns", "c")
     volume = cluster.get_persistent_volume("pv1")
-    assert bound is not None and is_bound(bound) and bound.status.phase == "Bound"
+    assert bound is not None and is_claim_bound(bound) and bound.status.phase == "Bound"
     assert volume is not None and volume.status.phase == "Bound"
     assert volume.spec.claim_ref == ObjectReference(
         kind="PersistentVolumeClaim", namespace="ns", name="c", uid="u1", api_version="v1"
@@ -76,7 +77,7 @@ def test_a_claim_ref_written_to_a_volume_binds_the_claim() -> None:
         evolve(live, spec=evolve(live.spec, claim_ref=ObjectReference(namespace="ns", name="c")))
     )
     bound = cluster.get_persistent_volume_claim("ns", "c")
-    assert bound is not None and is_bound(bound) and bound.spec.volume_name == "pv1"
+    assert bound is not None and is_claim_bound(bound) and bound.spec.volume_name == "pv1"
     assert len(cluster.take_changes()) == 3  # the claimRef write, then the controller's binding
 
 
@@ -105,7 +106,7 @@ def test_a_selected_node_provisions_a_volume_in_the_node_topology() -> None:
     annotated = evolve(pvc, metadata=evolve(pvc.metadata, annotations={ANN_SELECTED_NODE: "n1"}))
     cluster.update_persistent_volume_claim(annotated)
     bound = cluster.get_persistent_volume_claim("ns", "c")
-    assert bound is not None and is_bound(bound) and bound.spec.volume_name == "pvc-u1"
+    assert bound is not None and is_claim_bound(bound) and bound.spec.volume_name == "pvc-u1"
     volume = cluster.get_persistent_volume("pvc-u1")
     assert volume is not None
     assert volume.spec.capacity == {"storage": 10}

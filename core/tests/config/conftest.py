@@ -164,6 +164,7 @@ KUBESCHED_PLUGINS = (
     "NodeResourcesFit",
     "VolumeRestrictions",
     "NodeVolumeLimits",
+    "VolumeBinding",
     "VolumeZone",
     "DefaultPreemption",
     "DefaultBinder",

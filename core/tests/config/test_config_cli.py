@@ -69,6 +69,7 @@ def test_defaults_round_trip(
         "NodeResourcesFit",
         "VolumeRestrictions",
         "NodeVolumeLimits",
+        "VolumeBinding",
         "VolumeZone",
         "DefaultPreemption",
         "DefaultBinder",
@@ -223,6 +224,7 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeResourcesFit",
         "VolumeRestrictions",
         "NodeVolumeLimits",
+        "VolumeBinding",
         "VolumeZone",
     ],
     "filter": [
@@ -233,14 +235,20 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeResourcesFit",
         "VolumeRestrictions",
         "NodeVolumeLimits",
+        "VolumeBinding",
         "VolumeZone",
     ],
     "postFilter": ["DefaultPreemption"],
-    "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit"],
-    "score": [("NodeResourcesFit", 2), ("TaintToleration", 3), ("NodeAffinity", 2)],
-    "reserve": [],
+    "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit", "VolumeBinding"],
+    "score": [
+        ("NodeResourcesFit", 2),
+        ("TaintToleration", 3),
+        ("NodeAffinity", 2),
+        ("VolumeBinding", 1),
+    ],
+    "reserve": ["VolumeBinding"],
     "permit": [],
-    "preBind": [],
+    "preBind": ["VolumeBinding"],
     "bind": ["DefaultBinder"],
     "postBind": [],
 }
@@ -349,7 +357,6 @@ def test_show_documented_config_with_kubesched_plugins(
     ]
     assert document["defaultPluginsNotInstalled"] == [
         "NodePorts",
-        "VolumeBinding",
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",

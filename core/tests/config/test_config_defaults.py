@@ -85,13 +85,13 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeResourcesFit", 1),
         Plugin("VolumeRestrictions"),
         Plugin("NodeVolumeLimits"),
+        Plugin("VolumeBinding"),
         Plugin("VolumeZone"),
         Plugin("DefaultPreemption"),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
         "NodePorts",
-        "VolumeBinding",
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
@@ -410,6 +410,7 @@ def test_default_config_with_kubesched_plugins(kubesched_registry: Registry) -> 
         "DefaultPreemption",
         "NodeAffinity",
         "NodeResourcesFit",
+        "VolumeBinding",
     ]
 
 

@@ -77,6 +77,11 @@ from kubesched.api._resources import (
     is_scalar_resource_name,
 )
 from kubesched.api._storage import (
+    ANN_BIND_COMPLETED,
+    ANN_SELECTED_NODE,
+    NO_PROVISIONER,
+    PHASE_AVAILABLE,
+    PHASE_BOUND,
     CSINode,
     CSINodeDriver,
     CSINodeSpec,
@@ -93,6 +98,7 @@ from kubesched.api._storage import (
     VolumeNodeAffinity,
     VolumeNodeResources,
     claim_class,
+    is_claim_bound,
     volume_class,
 )
 from kubesched.api._tolerations import is_tolerated, tolerates
@@ -124,6 +130,8 @@ from kubesched.api._volumes import (
 
 __all__ = [
     "ACCESS_MODES",
+    "ANN_BIND_COMPLETED",
+    "ANN_SELECTED_NODE",
     "BETA_STORAGE_CLASS_ANNOTATION",
     "BINDING_IMMEDIATE",
     "BINDING_MODES",
@@ -133,6 +141,9 @@ __all__ = [
     "EPHEMERAL_STORAGE",
     "MEMORY",
     "NON_ZERO_DEFAULTS",
+    "NO_PROVISIONER",
+    "PHASE_AVAILABLE",
+    "PHASE_BOUND",
     "PODS",
     "PREEMPT_LOWER_PRIORITY",
     "PREEMPT_NEVER",
@@ -219,6 +230,7 @@ __all__ = [
     "format_quantity",
     "index",
     "invalid",
+    "is_claim_bound",
     "is_extended_resource_name",
     "is_hugepage_resource_name",
     "is_scalar_resource_name",

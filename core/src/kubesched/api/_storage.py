@@ -20,6 +20,14 @@ from kubesched.api._volumes import (
     PersistentVolumeClaimSpec,
 )
 
+ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
+"""Set on a claim once the PV controller completed its binding."""
+ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node"
+"""Set on a claim by the scheduler: provision its volume for this node."""
+PHASE_AVAILABLE, PHASE_BOUND = "Available", "Bound"
+NO_PROVISIONER = "kubernetes.io/no-provisioner"
+"""The provisioner of classes whose volumes are only ever created by hand."""
+
 # -- PersistentVolumeClaim ------------------------------------------------------------
 
 
@@ -180,3 +188,8 @@ def volume_class(pv: PersistentVolume) -> str:
     if annotated is not None:
         return annotated
     return pv.spec.storage_class_name
+
+
+def is_claim_bound(pvc: PersistentVolumeClaim) -> bool:
+    """Fully bound: a volume named and the binding completed (upstream's isPVCFullyBound)."""
+    return bool(pvc.spec.volume_name) and ANN_BIND_COMPLETED in pvc.metadata.annotations

@@ -13,6 +13,9 @@ from __future__ import annotations
 from attrs import evolve
 
 from kubesched.api import (
+    ANN_BIND_COMPLETED,
+    PHASE_AVAILABLE,
+    PHASE_BOUND,
     NodeSelector,
     NodeSelectorRequirement,
     NodeSelectorTerm,
@@ -25,21 +28,11 @@ from kubesched.api import (
     VolumeNodeAffinity,
     claim_class,
     default_uid,
+    is_claim_bound,
 )
 
-ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
-"""Set on a claim once its binding is complete: the claim is bound."""
 ANN_BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller"
-ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node"
-"""Set on a claim by the scheduler: provision its volume for this node."""
-NO_PROVISIONER = "kubernetes.io/no-provisioner"
-"""The provisioner of classes whose volumes are only ever created by hand."""
-PHASE_AVAILABLE, PHASE_BOUND = "Available", "Bound"
-
-
-def is_bound(pvc: PersistentVolumeClaim) -> bool:
-    """Fully bound: a volume named and the binding completed (upstream's isPVCFullyBound)."""
-    return bool(pvc.spec.volume_name) and ANN_BIND_COMPLETED in pvc.metadata.annotations
+is_bound = is_claim_bound
 
 
 def volume_phase(pv: PersistentVolume) -> PersistentVolume:

@@ -14,7 +14,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from kubesched.api import (
+    ANN_SELECTED_NODE,
     BINDING_WAIT_FOR_FIRST_CONSUMER,
+    NO_PROVISIONER,
     CSINode,
     Node,
     PersistentVolume,
@@ -23,8 +25,6 @@ from kubesched.api import (
     claim_class,
 )
 from kubesched.cluster.pv_controller import (
-    ANN_SELECTED_NODE,
-    NO_PROVISIONER,
     bind_pair,
     claims_volume,
     is_bound,

@@ -55,6 +55,7 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "VolumeRestrictions",
         "VolumeZone",
         "NodeVolumeLimits",
+        "VolumeBinding",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""
