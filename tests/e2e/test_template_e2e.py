@@ -109,7 +109,14 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
     box.run(sys.executable, "-m", "venv", box.root / "venv")
     projects = [f"{box.project(plugin)}[test]" for plugin in PLUGINS]
     box.run(
-        box.bin / "python", "-m", "pip", "install", "--quiet", REPO / "core", *BUILTINS, *projects
+        box.bin / "python",
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        f"{REPO / 'core'}[new-plugin]",
+        *BUILTINS,
+        *projects,
     )
     return box
 
@@ -183,7 +190,7 @@ def test_an_installed_core_renders_from_its_packaged_template(sandbox: Sandbox) 
         "new-plugin",
         "Packaged",
         "--no-input",
-        "-o",
+        "--output-dir",
         sandbox.root / "pkg",
     )
     assert (sandbox.root / "pkg" / "kubesched-packaged" / "pyproject.toml").is_file()

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kubesched.cli.output import echo_json
+from kubesched.cli.output import discovered_registry, echo_document, stdout_console
 from kubesched.errors import PluginError
 from kubesched.framework._points import POINTS
 from kubesched.framework._registry import Registry, hooks_of, points_of
@@ -56,17 +56,17 @@ def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
 @click.option(
     "--output",
     "-o",
-    type=click.Choice(["table", "json"]),
+    type=click.Choice(["table", "json", "yaml"]),
     default="table",
     show_default=True,
-    help="Output format; json is a versioned, documented API.",
+    help="Output format; json and yaml are a versioned, documented API.",
 )
 def command(output: str) -> None:
     """List every discovered plugin: name, distribution, version, in-tree or out-of-tree,
     the extension points it implements, and whether it loaded."""
-    records = describe_plugins(Registry.discover())
-    if output == "json":
-        echo_json({"plugins": records})
+    records = describe_plugins(discovered_registry(fresh=True))
+    if output != "table":
+        echo_document({"plugins": records}, output)
         return
     table = Table(title="kubesched plugins")
     for column in ("Name", "Distribution", "Version", "Source", "Extension points", "Loaded"):
@@ -79,8 +79,7 @@ def command(output: str) -> None:
             points += f" (batch: {batch})"
         cells = (r["name"], r["distribution"] or "-", r["version"] or "-", r["source"], points)
         table.add_row(*map(Text, cells), loaded)
-    console = Console()
-    console.print(table)
+    stdout_console().print(table)
     errors = Console(stderr=True)
     for r in records:
         if r["error"]:
