@@ -52,6 +52,7 @@ def test_json_carries_the_nominated_node_and_the_victims(
             "victims": ["apps/batch-c"],
             "preemptedBy": None,
             "stoppedTrying": None,
+            "volumes": {},
         }
     ]
     # batch-c left node-c and checkout took its place
@@ -82,5 +83,6 @@ def test_preemption_policy_never_evicts_nothing(
         "victims": [],
         "preemptedBy": None,
         "stoppedTrying": None,
+        "volumes": {},
     }
     assert pods_per_node(document) == FULL

@@ -84,16 +84,16 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeAffinity", 2),
         Plugin("NodePorts"),
         Plugin("NodeResourcesFit", 1),
+        Plugin("VolumeRestrictions"),
+        Plugin("NodeVolumeLimits"),
+        Plugin("VolumeBinding"),
+        Plugin("VolumeZone"),
         Plugin("DefaultPreemption"),
         Plugin("NodeResourcesBalancedAllocation", 1),
         Plugin("ImageLocality", 1),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
-        "VolumeRestrictions",
-        "NodeVolumeLimits",
-        "VolumeBinding",
-        "VolumeZone",
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
@@ -411,6 +411,7 @@ def test_default_config_with_kubesched_plugins(kubesched_registry: Registry) -> 
         "NodeAffinity",
         "NodeResourcesBalancedAllocation",
         "NodeResourcesFit",
+        "VolumeBinding",
     ]
 
 

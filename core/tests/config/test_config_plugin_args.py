@@ -210,6 +210,7 @@ def test_enabled_plugin_gets_its_args(
         "NodeAffinity",
         "NodeResourcesBalancedAllocation",
         "NodeResourcesFit",
+        "VolumeBinding",
     }
 
 

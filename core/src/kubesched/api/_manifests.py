@@ -2,11 +2,12 @@
 
 `load_manifests` reads what `kubectl get nodes,pods -A -o yaml` prints, plain
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
-It keeps Nodes, Pods, PodDisruptionBudgets and PriorityClasses; any other kind
-is skipped with a warning. Namespaced objects without a namespace go to
-`default`, objects without a uid get a stable one. Documents are counted from 0
-within each file. Any problem raises one `InputError` naming the file, the
-document, the object and the field.
+It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses and the storage
+kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
+StorageClass, CSINode); any other kind is skipped with a warning. Namespaced
+objects without a namespace go to `default`, objects without a uid get a stable
+one. Documents are counted from 0 within each file. Any problem raises one
+`InputError` naming the file, the document, the object and the field.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
+from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
 from kubesched.errors import InputError
@@ -35,16 +37,29 @@ MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 """Files a directory source contributes."""
 
 _UID_NAMESPACE = uuid.UUID("6f1d3c8e-2b7a-5e4f-9a0d-1c2b3a4d5e6f")
-ManifestObject = Node | Pod | PodDisruptionBudget | PriorityClass
+ManifestObject = (
+    Node
+    | Pod
+    | PodDisruptionBudget
+    | PriorityClass
+    | PersistentVolume
+    | PersistentVolumeClaim
+    | StorageClass
+    | CSINode
+)
 """The kinds a manifest may hold that kubesched reads."""
 _KINDS: dict[str, type[ManifestObject]] = {
     "Node": Node,
     "Pod": Pod,
     "PodDisruptionBudget": PodDisruptionBudget,
     "PriorityClass": PriorityClass,
+    "PersistentVolume": PersistentVolume,
+    "PersistentVolumeClaim": PersistentVolumeClaim,
+    "StorageClass": StorageClass,
+    "CSINode": CSINode,
 }
 _READS = "kubesched reads only " + ", ".join(_KINDS)
-_NAMESPACED = {"Pod", "PodDisruptionBudget"}
+_NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim"}
 _DEFAULT_NAMESPACE = "default"
 FINISHED_PHASES = frozenset({"Succeeded", "Failed"})
 """Pods in these phases are done: upstream's pod informer leaves them out."""
@@ -63,6 +78,10 @@ class ClusterObjects:
     pods: list[Pod] = field(factory=list)
     pod_disruption_budgets: list[PodDisruptionBudget] = field(factory=list)
     priority_classes: list[PriorityClass] = field(factory=list)
+    persistent_volumes: list[PersistentVolume] = field(factory=list)
+    persistent_volume_claims: list[PersistentVolumeClaim] = field(factory=list)
+    storage_classes: list[StorageClass] = field(factory=list)
+    csi_nodes: list[CSINode] = field(factory=list)
     warnings: list[str] = field(factory=list)
     """One line per skipped object: file, document, kind and name."""
 
@@ -168,8 +187,8 @@ def _looks_like_an_object(document: Any) -> bool:
 
 
 def _identity(raw: Mapping[str, Any], kind: str) -> tuple[str, str]:
-    """(namespace, name) as given; Pods and PDBs default to `default`, Nodes and
-    PriorityClasses are cluster-scoped."""
+    """(namespace, name) as given; namespaced kinds default to `default`, the others
+    (Nodes, PriorityClasses, PersistentVolumes...) are cluster-scoped."""
     metadata = raw.get("metadata")
     metadata = metadata if isinstance(metadata, Mapping) else {}
     name, namespace = metadata.get("name"), metadata.get("namespace")
@@ -209,7 +228,7 @@ def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> 
 
 
 def load_manifests(source: str | Path) -> ClusterObjects:
-    """Read the nodes, pods, PodDisruptionBudgets and PriorityClasses in a file, a directory
+    """Read the nodes, pods, PDBs, PriorityClasses and storage objects in a file, a directory
     (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input)."""
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
@@ -275,5 +294,9 @@ def load_manifests(source: str | Path) -> ClusterObjects:
         pods=found["Pod"],
         pod_disruption_budgets=found["PodDisruptionBudget"],
         priority_classes=found["PriorityClass"],
+        persistent_volumes=found["PersistentVolume"],
+        persistent_volume_claims=found["PersistentVolumeClaim"],
+        storage_classes=found["StorageClass"],
+        csi_nodes=found["CSINode"],
         warnings=warnings,
     )

@@ -10,7 +10,15 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kubesched.api import Pod, PodCondition, PodDisruptionBudget
+from kubesched.api import (
+    CSINode,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    PodCondition,
+    PodDisruptionBudget,
+    StorageClass,
+)
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
@@ -55,6 +63,31 @@ class ClusterClient(Protocol):
 
     def pods(self) -> Sequence[Pod]:
         """Every pod in the cluster, pending and bound (upstream's pod lister)."""
+        ...
+
+    # The storage listers the volume plugins read (upstream's PV, PVC, StorageClass and
+    # CSINode informer listers).
+
+    def persistent_volumes(self) -> Sequence[PersistentVolume]:
+        """Every PersistentVolume."""
+        ...
+
+    def get_persistent_volume(self, name: str) -> PersistentVolume | None:
+        """The PersistentVolume of this name, or None."""
+        ...
+
+    def get_persistent_volume_claim(
+        self, namespace: str, name: str
+    ) -> PersistentVolumeClaim | None:
+        """The claim of this name in this namespace, or None."""
+        ...
+
+    def get_storage_class(self, name: str) -> StorageClass | None:
+        """The StorageClass of this name, or None."""
+        ...
+
+    def get_csi_node(self, name: str) -> CSINode | None:
+        """The CSINode of this (node) name, or None."""
         ...
 
 

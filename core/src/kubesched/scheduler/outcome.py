@@ -7,6 +7,8 @@ from typing import Any
 
 from attrs import define, field
 
+from kubesched.api import Pod, ephemeral_claim_name
+from kubesched.framework._interface import ClusterClient
 from kubesched.framework._status import Status
 from kubesched.scheduler.extenders import ExtenderNodeVerdict
 
@@ -52,6 +54,8 @@ class PodOutcome:
     preemption: Mapping[str, Any] | None = None
     """With explanations on: what the PostFilter plugin that nominated a node for the pod
     weighed (DefaultPreemption: candidates, victims, PDB violations, the deciding criterion)."""
+    volumes: dict[str, str] = field(factory=dict)
+    """For a bound pod: each of its claims (`namespace/name`) -> the volume bound to it."""
 
     def left_node(self, preemptor: str | None) -> None:
         """The pod, bound in this run, is gone: evicted by `preemptor`, or deleted."""
@@ -61,3 +65,19 @@ class PodOutcome:
         else:
             self.status, self.preempted_by = PREEMPTED, preemptor
             self.message = f"preempted by {preemptor}"
+
+
+def claimed_volumes(client: ClusterClient, pod: Pod) -> dict[str, str]:
+    """The pod's claims (`namespace/name`) and the volume each is bound to now ("" if none)."""
+    found: dict[str, str] = {}
+    namespace = pod.metadata.namespace
+    for volume in pod.spec.volumes:
+        if volume.persistent_volume_claim is not None:
+            name = volume.persistent_volume_claim.claim_name
+        elif volume.ephemeral is not None:
+            name = ephemeral_claim_name(pod.metadata.name, volume)
+        else:
+            continue
+        claim = client.get_persistent_volume_claim(namespace, name)
+        found[f"{namespace}/{name}"] = claim.spec.volume_name if claim is not None else ""
+    return found

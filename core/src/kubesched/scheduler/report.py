@@ -61,6 +61,7 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
         "victims": list(outcome.victims),
         "preemptedBy": outcome.preempted_by,
         "stoppedTrying": outcome.stopped,
+        "volumes": dict(outcome.volumes),
     }
     if explain:
         doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}

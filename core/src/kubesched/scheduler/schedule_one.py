@@ -36,7 +36,13 @@ from kubesched.scheduler.explain import explain_failure, explain_result
 from kubesched.scheduler.extenders import HTTPExtender, extenders_binding
 from kubesched.scheduler.metrics import PLUGIN_METRICS_SAMPLE_PERCENT, SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
-from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
+from kubesched.scheduler.outcome import (
+    ERROR,
+    SCHEDULED,
+    UNSCHEDULABLE,
+    PodOutcome,
+    claimed_volumes,
+)
 from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.snapshot import Snapshot
 from kubesched.scheduler.source import ClusterSource
@@ -276,6 +282,7 @@ class ScheduleOne:
         b.fw.run_post_bind_plugins(b.state, b.assumed, b.host)
         outcome = self.outcomes[b.assumed.uid]
         outcome.status, outcome.node, outcome.message = SCHEDULED, b.host, ""
+        outcome.volumes = claimed_volumes(self.cluster, b.assumed)
 
     def _bind(self, b: _Binding) -> Status | None:
         """An interested binding extender or else the Bind plugins, then a check that the

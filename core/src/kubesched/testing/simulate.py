@@ -15,7 +15,16 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass
+from kubesched.api import (
+    CSINode,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    PodDisruptionBudget,
+    PriorityClass,
+    StorageClass,
+)
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import (
     API_VERSION,
@@ -109,6 +118,10 @@ def simulate(
     *,
     priority_classes: Iterable[PriorityClass] = (),
     pod_disruption_budgets: Iterable[PodDisruptionBudget] = (),
+    persistent_volumes: Iterable[PersistentVolume] = (),
+    persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
+    storage_classes: Iterable[StorageClass] = (),
+    csi_nodes: Iterable[CSINode] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
     explain: bool = False,
@@ -119,7 +132,8 @@ def simulate(
     """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
 
     Pods with `spec.nodeName` run already; PriorityClasses resolve the pods'
-    `priorityClassName`, PodDisruptionBudgets guard pods from preemption.
+    `priorityClassName`, PodDisruptionBudgets guard pods from preemption, and
+    the storage objects are what the volume plugins read.
 
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
@@ -136,6 +150,10 @@ def simulate(
         pods=pods,
         priority_classes=priority_classes,
         pod_disruption_budgets=pod_disruption_budgets,
+        persistent_volumes=persistent_volumes,
+        persistent_volume_claims=persistent_volume_claims,
+        storage_classes=storage_classes,
+        csi_nodes=csi_nodes,
     )
     cfg, profiles = _configuration(config, registry)
     simulation = build_simulation(

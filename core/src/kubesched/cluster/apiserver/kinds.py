@@ -13,7 +13,16 @@ from typing import Any
 
 from attrs import frozen
 
-from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass
+from kubesched.api import (
+    CSINode,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    PodDisruptionBudget,
+    PriorityClass,
+    StorageClass,
+)
 
 
 @frozen
@@ -48,5 +57,14 @@ PRIORITY_CLASSES = Kind(
     "PriorityClass", "scheduling.k8s.io/v1", "priorityclasses", PriorityClass, False
 )
 
-KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES)
+PERSISTENT_VOLUMES = Kind("PersistentVolume", "v1", "persistentvolumes", PersistentVolume, False)
+PERSISTENT_VOLUME_CLAIMS = Kind(
+    "PersistentVolumeClaim", "v1", "persistentvolumeclaims", PersistentVolumeClaim, True
+)
+STORAGE_CLASSES = Kind("StorageClass", "storage.k8s.io/v1", "storageclasses", StorageClass, False)
+CSI_NODES = Kind("CSINode", "storage.k8s.io/v1", "csinodes", CSINode, False)
+STORAGE_KINDS = (PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES, CSI_NODES)
+"""What the volume plugins read."""
+
+KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *STORAGE_KINDS)
 """Every kind followed, in the order their first listing is waited for."""
