@@ -2,7 +2,7 @@
 
 `load_manifests` reads what `kubectl get nodes,pods -A -o yaml` prints, plain
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
-It keeps Nodes, Pods, PodDisruptionBudgets and PriorityClasses; any other kind
+It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses and Namespaces; any other kind
 is skipped with a warning. Namespaced objects without a namespace go to
 `default`, objects without a uid get a stable one. Documents are counted from 0
 within each file. Any problem raises one `InputError` naming the file, the
@@ -22,6 +22,7 @@ from attrs import evolve, field, frozen
 
 from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
+from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
@@ -35,13 +36,14 @@ MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 """Files a directory source contributes."""
 
 _UID_NAMESPACE = uuid.UUID("6f1d3c8e-2b7a-5e4f-9a0d-1c2b3a4d5e6f")
-ManifestObject = Node | Pod | PodDisruptionBudget | PriorityClass
+ManifestObject = Node | Pod | PodDisruptionBudget | PriorityClass | Namespace
 """The kinds a manifest may hold that kubesched reads."""
 _KINDS: dict[str, type[ManifestObject]] = {
     "Node": Node,
     "Pod": Pod,
     "PodDisruptionBudget": PodDisruptionBudget,
     "PriorityClass": PriorityClass,
+    "Namespace": Namespace,
 }
 _READS = "kubesched reads only " + ", ".join(_KINDS)
 _NAMESPACED = {"Pod", "PodDisruptionBudget"}
@@ -63,6 +65,7 @@ class ClusterObjects:
     pods: list[Pod] = field(factory=list)
     pod_disruption_budgets: list[PodDisruptionBudget] = field(factory=list)
     priority_classes: list[PriorityClass] = field(factory=list)
+    namespaces: list[Namespace] = field(factory=list)
     warnings: list[str] = field(factory=list)
     """One line per skipped object: file, document, kind and name."""
 
@@ -203,8 +206,8 @@ def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> 
 
 
 def load_manifests(source: str | Path) -> ClusterObjects:
-    """Read the nodes, pods, PodDisruptionBudgets and PriorityClasses in a file, a directory
-    (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input)."""
+    """Read the nodes, pods, PodDisruptionBudgets, PriorityClasses and Namespaces in a file,
+    a directory (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (stdin)."""
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
     first_seen: dict[tuple[str, str, str], _Place] = {}
@@ -265,5 +268,6 @@ def load_manifests(source: str | Path) -> ClusterObjects:
         pods=found["Pod"],
         pod_disruption_budgets=found["PodDisruptionBudget"],
         priority_classes=found["PriorityClass"],
+        namespaces=found["Namespace"],
         warnings=warnings,
     )

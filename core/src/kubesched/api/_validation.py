@@ -23,6 +23,7 @@ from kubesched.api._quantity import format_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
 
 API_VERSIONS: Mapping[str, tuple[str, ...]] = {
+    "Namespace": ("v1",),
     "Node": ("v1",),
     "Pod": ("v1",),
     "PodDisruptionBudget": ("policy/v1", "policy/v1beta1"),

@@ -244,6 +244,7 @@ def command(
             pods=objects.pods,
             pod_disruption_budgets=objects.pod_disruption_budgets,
             priority_classes=objects.priority_classes,
+            namespaces=objects.namespaces,
         )
     except InputError as exc:
         raise InputError(

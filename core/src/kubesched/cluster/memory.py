@@ -1,6 +1,6 @@
 """The in-memory cluster: the embedded backend `simulate` and the tests run against.
 
-It holds nodes, pods, PodDisruptionBudgets and PriorityClasses, plays the API
+It holds nodes, pods, PodDisruptionBudgets, PriorityClasses and Namespaces, plays the API
 server's part (priority admission, binding, deletion, status patches) and
 records every change as a plain (old, new) pair, as a watch would deliver it:
 (None, new) for an added object, (old, None) for a deleted one. The scheduler
@@ -15,7 +15,7 @@ from typing import Any
 
 from attrs import evolve
 
-from kubesched.api import Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
+from kubesched.api import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
 from kubesched.cluster.admission import admit_priority, priority_classes_by_name
 from kubesched.errors import InputError, KubeschedError
 
@@ -38,9 +38,11 @@ class InMemoryCluster:
         pods: Iterable[Pod] = (),
         pod_disruption_budgets: Iterable[PodDisruptionBudget] = (),
         priority_classes: Iterable[PriorityClass] = (),
+        namespaces: Iterable[Namespace] = (),
     ) -> None:
         self._priority_classes = priority_classes_by_name(priority_classes)
         self._pdbs = list(pod_disruption_budgets)
+        self._namespaces = list(namespaces)
         self._nodes: dict[str, Node] = {}
         self._pods: dict[str, Pod] = {}
         self._changes: list[Change] = []
@@ -66,6 +68,9 @@ class InMemoryCluster:
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         return self._pdbs
+
+    def namespaces(self) -> Sequence[Namespace]:
+        return self._namespaces
 
     def take_changes(self) -> list[Change]:
         """Every change since the last call, oldest first."""

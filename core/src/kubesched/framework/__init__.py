@@ -3,6 +3,13 @@
 Everything a plugin needs is exported here; the modules behind it are private.
 """
 
+from kubesched.framework._affinity import (
+    AffinityTerm,
+    PodAffinityTerms,
+    WeightedAffinityTerm,
+    affinity_term,
+    pod_affinity_terms,
+)
 from kubesched.framework._cycle_state import CycleState, StateData, StateNotFoundError
 from kubesched.framework._diagnosis import Diagnosis, FitError
 from kubesched.framework._events import (
@@ -59,6 +66,7 @@ __all__ = [
     "MIN_NODE_SCORE",
     "OUT_OF_TREE",
     "ActionType",
+    "AffinityTerm",
     "Clock",
     "ClusterClient",
     "ClusterEvent",
@@ -76,6 +84,7 @@ __all__ = [
     "NodeTable",
     "PluginFactory",
     "PluginSpec",
+    "PodAffinityTerms",
     "PodInfo",
     "PodNominator",
     "PostFilterResult",
@@ -89,11 +98,14 @@ __all__ = [
     "StateNotFoundError",
     "Status",
     "WaitingPod",
+    "WeightedAffinityTerm",
+    "affinity_term",
     "code_of",
     "default_normalize_score",
     "default_registry",
     "hookimpl",
     "hookspec",
     "is_success",
+    "pod_affinity_terms",
     "points_of",
 ]

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
-from kubesched.api import Pod, PodCondition, PodDisruptionBudget
+from kubesched.api import Namespace, Pod, PodCondition, PodDisruptionBudget
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
@@ -48,6 +48,10 @@ class ClusterClient(Protocol):
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         """Every PodDisruptionBudget in the cluster."""
+        ...
+
+    def namespaces(self) -> Sequence[Namespace]:
+        """Every Namespace in the cluster (pod affinity's namespaceSelector reads their labels)."""
         ...
 
     def pods(self) -> Sequence[Pod]:

@@ -52,6 +52,7 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "TaintToleration",
         "DefaultBinder",
         "DefaultPreemption",
+        "InterPodAffinity",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""

@@ -11,6 +11,8 @@ from attrs import define, field, frozen
 
 from kubesched.api import NON_ZERO_DEFAULTS, PODS, Node, Pod, pod_requests
 from kubesched.api._resources import CPU, MEMORY, ResourceList
+from kubesched.errors import InputError
+from kubesched.framework._affinity import NO_TERMS, PodAffinityTerms, pod_affinity_terms
 
 _generation = itertools.count(1)
 
@@ -21,9 +23,10 @@ def next_generation() -> int:
 
 
 class PodInfo:
-    """A pod plus what the scheduler derives from it once: its requests and host ports."""
+    """A pod plus what the scheduler derives from it once: its requests, host ports and
+    (on first use) its compiled pod affinity terms."""
 
-    __slots__ = ("host_ports", "non_zero_requests", "pod", "requests")
+    __slots__ = ("_affinity_terms", "host_ports", "non_zero_requests", "pod", "requests")
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
@@ -36,6 +39,20 @@ class PodInfo:
             for p in c.ports
             if p.host_port > 0
         )
+        self._affinity_terms: PodAffinityTerms | None = None
+
+    @property
+    def affinity_terms(self) -> PodAffinityTerms:
+        """The pod's (anti-)affinity terms; none when a selector is invalid, as upstream
+        keeps such a pod's terms empty."""
+        terms = self._affinity_terms
+        if terms is None:
+            try:
+                terms = pod_affinity_terms(self.pod)
+            except InputError:
+                terms = NO_TERMS
+            self._affinity_terms = terms
+        return terms
 
     @property
     def uid(self) -> str:

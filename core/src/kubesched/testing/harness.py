@@ -21,7 +21,7 @@ import numpy as np
 import pluggy
 from attrs import evolve
 
-from kubesched.api import Node, Pod
+from kubesched.api import Namespace, Node, Pod
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.config import DEFAULT_SCHEDULER_NAME
@@ -97,9 +97,9 @@ class PluginHarness:
     extension point it implements, or only at `points`, with `args`
     structured and validated as a pluginConfig entry would be. Pods in `pods`
     with `spec.nodeName` run on their node, the others are pending (in
-    `cluster`, for plugins that list pods). The framework is the plugin's
-    Handle: its client is `cluster`, its clock the simulated `clock`, its
-    snapshot `snapshot`; pods it asks to activate are collected in
+    `cluster`, for plugins that list pods); `namespaces` are the cluster's.
+    The framework is the plugin's Handle: its client is `cluster`, its clock
+    the simulated `clock`, its snapshot `snapshot`; pods it asks to activate are collected in
     `activated`. `hooks` calls the plugin's own hooks by keyword, as pluggy
     does (`harness.hooks.filter_batch(state=..., pod=..., table=...)`).
 
@@ -116,6 +116,7 @@ class PluginHarness:
         *,
         nodes: Iterable[Node] = (),
         pods: Iterable[Pod] = (),
+        namespaces: Iterable[Namespace] = (),
         points: Iterable[str] | None = None,
         name: str | None = None,
     ) -> None:
@@ -129,7 +130,7 @@ class PluginHarness:
             plugins={point: (self.name,) for point in enabled},
             plugin_args=plugin_args,
         )
-        self.cluster = InMemoryCluster(nodes=nodes, pods=pods)
+        self.cluster = InMemoryCluster(nodes=nodes, pods=pods, namespaces=namespaces)
         self.clock = SimulatedClock()
         self.cache = Cache()
         for node in self.cluster.nodes():
@@ -247,12 +248,13 @@ def run_filter(
     args: Any = None,
     *,
     pods: Iterable[Pod] = (),
+    namespaces: Iterable[Namespace] = (),
 ) -> dict[str, Status | None]:
     """Each node's Filter status (None: it fits) after the plugin's PreFilter, if any.
 
     A PreFilter rejection is every node's status, as the scheduler reports it.
     """
-    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods)
+    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods, namespaces=namespaces)
     rejected = _pre_filter_rejection(harness, pod)
     if rejected is not None:
         return dict.fromkeys((ni.name for ni in harness.nodes), rejected)
@@ -266,10 +268,11 @@ def run_score(
     args: Any = None,
     *,
     pods: Iterable[Pod] = (),
+    namespaces: Iterable[Namespace] = (),
     normalize: bool = True,
 ) -> dict[str, int]:
     """Each node's score after PreScore (see `PluginHarness.score`)."""
-    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods)
+    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods, namespaces=namespaces)
     return harness.score(pod, normalize=normalize)
 
 

@@ -19,8 +19,16 @@ from typing import Any
 
 from attrs import evolve
 
-from kubesched.api import Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
-from kubesched.cluster.apiserver.kinds import KINDS, NODES, PDBS, PODS, PRIORITY_CLASSES, Kind
+from kubesched.api import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
+from kubesched.cluster.apiserver.kinds import (
+    KINDS,
+    NAMESPACES,
+    NODES,
+    PDBS,
+    PODS,
+    PRIORITY_CLASSES,
+    Kind,
+)
 from kubesched.cluster.apiserver.reflector import Backoff, Reflector
 from kubesched.cluster.apiserver.session import ApiSession
 from kubesched.cluster.apiserver.store import Change, Stores
@@ -110,6 +118,9 @@ class ApiServerCluster:
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         return self.stores.objects(PDBS) if PDBS in self.kinds else []
+
+    def namespaces(self) -> Sequence[Namespace]:
+        return self.stores.objects(NAMESPACES) if NAMESPACES in self.kinds else []
 
     def priority_classes(self) -> Sequence[PriorityClass]:
         return self.stores.objects(PRIORITY_CLASSES) if PRIORITY_CLASSES in self.kinds else []

@@ -13,7 +13,7 @@ from typing import Any
 
 from attrs import frozen
 
-from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass
+from kubesched.api import Namespace, Node, Pod, PodDisruptionBudget, PriorityClass
 
 
 @frozen
@@ -47,6 +47,9 @@ PDBS = Kind("PodDisruptionBudget", "policy/v1", "poddisruptionbudgets", PodDisru
 PRIORITY_CLASSES = Kind(
     "PriorityClass", "scheduling.k8s.io/v1", "priorityclasses", PriorityClass, False
 )
+
+NAMESPACES = Kind("Namespace", "v1", "namespaces", Namespace, namespaced=False)
+"""Followed only when asked for (`kinds=`): pod affinity's namespaceSelector reads them."""
 
 KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES)
 """Every kind followed, in the order their first listing is waited for."""

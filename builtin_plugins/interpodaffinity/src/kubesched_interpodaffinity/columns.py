@@ -1,0 +1,74 @@
+"""Batch forms over the NodeTable: one label column per topology key, looked up in the
+cycle's count and score maps (the same checks as Filter and Score, node by node)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from kubesched.framework import NodeInfo, NodeTable
+from kubesched_interpodaffinity.counts import TopologyCounts, matches_all
+from kubesched_interpodaffinity.filtering import PreFilterState
+from kubesched_interpodaffinity.scoring import PreScoreState
+
+
+def _label(key: str, node_info: NodeInfo) -> str | None:
+    node = node_info.node
+    return None if node is None else node.metadata.labels.get(key)
+
+
+def label_column(table: NodeTable, key: str) -> NDArray[Any]:
+    """Each node's value of label `key`, None where it has none."""
+    return table.column(f"InterPodAffinity/label:{key}", partial(_label, key))
+
+
+def _lookup(column: NDArray[Any], get: Callable[[str], int]) -> NDArray[np.int64]:
+    """`get(value)` for each row; 0 where the label is missing."""
+    values = (0 if v is None else get(v) for v in column)
+    return np.fromiter(values, dtype=np.int64, count=len(column))
+
+
+def _counts(table: NodeTable, key: str, counts: TopologyCounts) -> NDArray[np.int64]:
+    """Each node's count for its domain of `key`; 0 without the label."""
+    return _lookup(label_column(table, key), lambda v: counts.get((key, v), 0))
+
+
+def _present(table: NodeTable, key: str) -> NDArray[np.bool_]:
+    column = label_column(table, key)
+    return np.fromiter((v is not None for v in column), dtype=np.bool_, count=len(column))
+
+
+def filter_mask(table: NodeTable, state: PreFilterState) -> NDArray[np.bool_]:
+    """True where Filter passes the node."""
+    mask = np.ones(len(table), dtype=np.bool_)
+    if state.affinity_terms:
+        present = np.ones(len(table), dtype=np.bool_)
+        exist = np.ones(len(table), dtype=np.bool_)
+        for term in state.affinity_terms:
+            present &= _present(table, term.topology_key)
+            exist &= _counts(table, term.topology_key, state.affinity) > 0
+        first = not state.affinity and matches_all(state.affinity_terms, state.pod)
+        mask &= present & (exist | first)
+    if state.anti_affinity:
+        for term in state.anti_affinity_terms:
+            mask &= _counts(table, term.topology_key, state.anti_affinity) <= 0
+    for key in {k for k, _ in state.existing_anti_affinity}:
+        mask &= _counts(table, key, state.existing_anti_affinity) <= 0
+    return mask
+
+
+def _weight(domains: dict[str, int], value: str) -> int:
+    return domains.get(value, 0)
+
+
+def scores(table: NodeTable, rows: NDArray[np.intp], state: PreScoreState) -> NDArray[np.int64]:
+    """Raw scores of `rows`."""
+    total = np.zeros(len(rows), dtype=np.int64)
+    for key, domains in state.topology_score.items():
+        column = label_column(table, key)[rows]
+        total += _lookup(column, partial(_weight, domains))
+    return total

@@ -1,0 +1,121 @@
+"""Pod (anti-)affinity terms compiled once per pod (upstream's framework.AffinityTerm).
+
+A term selects pods by labels within a set of namespaces: those it lists, or
+the pod's own when it lists none and has no namespaceSelector, plus every
+namespace whose labels its namespaceSelector matches. `PodInfo.affinity_terms`
+holds a pod's four term lists, compiled on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from attrs import evolve, frozen
+
+from kubesched.api import (
+    Namespace,
+    Pod,
+    PodAffinity,
+    PodAffinityTerm,
+    Selector,
+    WeightedPodAffinityTerm,
+    as_selector,
+)
+from kubesched.api._labels import NOTHING
+
+_NO_LABELS: Mapping[str, str] = {}
+
+
+@frozen
+class AffinityTerm:
+    """A compiled PodAffinityTerm: which pods it selects, and its topology key."""
+
+    namespaces: frozenset[str]
+    selector: Selector
+    topology_key: str
+    namespace_selector: Selector
+
+    def matches(self, pod: Pod, namespace_labels: Mapping[str, str] = _NO_LABELS) -> bool:
+        """Whether `pod` is selected; `namespace_labels` are the labels of `pod`'s namespace
+        (upstream's AffinityTerm.Matches)."""
+        meta = pod.metadata
+        if meta.namespace in self.namespaces or self.namespace_selector.matches(namespace_labels):
+            return self.selector.matches(meta.labels)
+        return False
+
+    def with_namespaces_of(self, namespaces: Sequence[Namespace]) -> AffinityTerm:
+        """The namespaces the namespaceSelector matches added to `namespaces`, and the
+        selector then emptied (nothing), unless it selects every namespace
+        (upstream's mergeAffinityTermNamespacesIfNotEmpty)."""
+        if self.namespace_selector.empty:
+            return self
+        selected = {ns.metadata.name for ns in namespaces if self._selects(ns)}
+        return evolve(self, namespaces=self.namespaces | selected, namespace_selector=NOTHING)
+
+    def _selects(self, namespace: Namespace) -> bool:
+        return self.namespace_selector.matches(namespace.metadata.labels)
+
+
+@frozen
+class WeightedAffinityTerm:
+    """A preferred term with its weight."""
+
+    term: AffinityTerm
+    weight: int
+
+
+@frozen
+class PodAffinityTerms:
+    """A pod's required and preferred affinity and anti-affinity terms, compiled."""
+
+    required_affinity: tuple[AffinityTerm, ...] = ()
+    required_anti_affinity: tuple[AffinityTerm, ...] = ()
+    preferred_affinity: tuple[WeightedAffinityTerm, ...] = ()
+    preferred_anti_affinity: tuple[WeightedAffinityTerm, ...] = ()
+
+
+NO_TERMS = PodAffinityTerms()
+
+
+def affinity_term(pod: Pod, term: PodAffinityTerm) -> AffinityTerm:
+    """Compile one term of `pod` (InputError naming the field when a selector is invalid)."""
+    if not term.namespaces and term.namespace_selector is None:
+        namespaces = frozenset([pod.metadata.namespace])
+    else:
+        namespaces = frozenset(term.namespaces)
+    return AffinityTerm(
+        namespaces=namespaces,
+        selector=as_selector(term.label_selector),
+        topology_key=term.topology_key,
+        namespace_selector=as_selector(term.namespace_selector),
+    )
+
+
+def _required(pod: Pod, affinity: PodAffinity | None) -> tuple[AffinityTerm, ...]:
+    if affinity is None:
+        return ()
+    terms = affinity.required_during_scheduling_ignored_during_execution
+    return tuple(affinity_term(pod, t) for t in terms)
+
+
+def _preferred(pod: Pod, affinity: PodAffinity | None) -> tuple[WeightedAffinityTerm, ...]:
+    if affinity is None:
+        return ()
+    terms: Sequence[WeightedPodAffinityTerm]
+    terms = affinity.preferred_during_scheduling_ignored_during_execution
+    return tuple(
+        WeightedAffinityTerm(affinity_term(pod, t.pod_affinity_term), t.weight) for t in terms
+    )
+
+
+def pod_affinity_terms(pod: Pod) -> PodAffinityTerms:
+    """Every (anti-)affinity term of `pod`, compiled; InputError when a selector is invalid."""
+    affinity = pod.spec.affinity
+    if affinity is None or (affinity.pod_affinity is None and affinity.pod_anti_affinity is None):
+        return NO_TERMS
+    return PodAffinityTerms(
+        required_affinity=_required(pod, affinity.pod_affinity),
+        required_anti_affinity=_required(pod, affinity.pod_anti_affinity),
+        preferred_affinity=_preferred(pod, affinity.pod_affinity),
+        preferred_anti_affinity=_preferred(pod, affinity.pod_anti_affinity),
+    )
