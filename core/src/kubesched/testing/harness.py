@@ -291,6 +291,7 @@ def assert_batch_agrees(
     args: Any = None,
     *,
     pods: Iterable[Pod] = (),
+    namespaces: Iterable[Namespace] = (),
 ) -> None:
     """Assert that the plugin's batch forms give what its per-node forms give, node by node.
 
@@ -300,7 +301,7 @@ def assert_batch_agrees(
     rejects the pod or skips the plugin. AssertionError naming the nodes that
     disagree; also when the plugin has no batch form.
     """
-    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods)
+    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods, namespaces=namespaces)
     implemented = hooks_of(harness.plugin)
     if not implemented & {"filter_batch", "score_batch"}:
         raise AssertionError(f"{harness.name} has no filter_batch or score_batch hook")
