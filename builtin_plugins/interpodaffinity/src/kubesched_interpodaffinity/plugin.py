@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.errors import InputError, PluginError
+from kubesched.errors import ConfigError, InputError, PluginError
 from kubesched.framework import (
     ActionType,
     ClusterEvent,
@@ -59,6 +59,9 @@ class InterPodAffinity:
 
     def __init__(self, args: InterPodAffinityArgs | None, handle: Handle) -> None:
         self.args = args if args is not None else InterPodAffinityArgs()
+        errors = self.args.validate("")
+        if errors:
+            raise ConfigError(errors)
         self.handle = handle
 
     @hookimpl
