@@ -3,8 +3,8 @@ cycle's count and score maps (the same checks as Filter and Score, node by node)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -26,20 +26,24 @@ def label_column(table: NodeTable, key: str) -> NDArray[Any]:
     return table.column(f"InterPodAffinity/label:{key}", partial(_label, key))
 
 
-def _lookup(column: NDArray[Any], get: Callable[[str], int]) -> NDArray[np.int64]:
-    """`get(value)` for each row; 0 where the label is missing."""
-    values = (0 if v is None else get(v) for v in column)
-    return np.fromiter(values, dtype=np.int64, count=len(column))
+def _lookup(column: NDArray[Any], values: dict[str, int]) -> NDArray[np.int64]:
+    """`values[label]` for each row; 0 where the label is missing or has no entry."""
+    return np.fromiter(map(values.get, column, repeat(0)), dtype=np.int64, count=len(column))
 
 
 def _counts(table: NodeTable, key: str, counts: TopologyCounts) -> NDArray[np.int64]:
     """Each node's count for its domain of `key`; 0 without the label."""
-    return _lookup(label_column(table, key), lambda v: counts.get((key, v), 0))
+    by_domain = {domain: count for (k, domain), count in counts.items() if k == key}
+    return _lookup(label_column(table, key), by_domain)
+
+
+def _is_set(value: str | None) -> bool:
+    return value is not None
 
 
 def _present(table: NodeTable, key: str) -> NDArray[np.bool_]:
     column = label_column(table, key)
-    return np.fromiter((v is not None for v in column), dtype=np.bool_, count=len(column))
+    return np.fromiter(map(_is_set, column), dtype=np.bool_, count=len(column))
 
 
 def filter_mask(table: NodeTable, state: PreFilterState) -> NDArray[np.bool_]:
@@ -61,14 +65,9 @@ def filter_mask(table: NodeTable, state: PreFilterState) -> NDArray[np.bool_]:
     return mask
 
 
-def _weight(domains: dict[str, int], value: str) -> int:
-    return domains.get(value, 0)
-
-
 def scores(table: NodeTable, rows: NDArray[np.intp], state: PreScoreState) -> NDArray[np.int64]:
     """Raw scores of `rows`."""
     total = np.zeros(len(rows), dtype=np.int64)
     for key, domains in state.topology_score.items():
-        column = label_column(table, key)[rows]
-        total += _lookup(column, partial(_weight, domains))
+        total += _lookup(label_column(table, key)[rows], domains)
     return total

@@ -83,30 +83,51 @@ def pre_filter_state(
         TopologyCounts(),
         TopologyCounts(),
     )
-    existing = state.existing_anti_affinity
     for node_info in nodes:
-        node = node_info.node
-        if node is None or not node_info.pods_with_required_anti_affinity:
-            continue
-        for other in node_info.pods_with_required_anti_affinity:
-            anti = other.affinity_terms.required_anti_affinity
-            existing.add_anti_affinity(anti, pod, labels, node, 1)
-    if state.affinity_terms or state.anti_affinity_terms:
-        _count_incoming(state, nodes)
+        anti_pods = node_info.pods_with_required_anti_affinity
+        if anti_pods and node_info.node is not None:
+            _count_existing(state, anti_pods, node_info.node.metadata.labels)
+    for term in state.affinity_terms:
+        _count_matching(state.affinity, term, nodes, state.affinity_terms)
+    for term in state.anti_affinity_terms:
+        _count_matching(state.anti_affinity, term, nodes, ())
     return state
 
 
-def _count_incoming(state: PreFilterState, nodes: Sequence[NodeInfo]) -> None:
-    affinity, anti = state.affinity_terms, state.anti_affinity_terms
+def _count_existing(
+    state: PreFilterState, anti_pods: Sequence[PodInfo], labels: Mapping[str, str]
+) -> None:
+    """Count the pods on one node whose required anti-affinity selects the incoming pod."""
+    counts, pod, ns_labels = state.existing_anti_affinity, state.pod, state.namespace_labels
+    for other in anti_pods:
+        for term in other.affinity_terms.required_anti_affinity:
+            domain = labels.get(term.topology_key)
+            if domain is not None and term.matches(pod, ns_labels):
+                counts.add((term.topology_key, domain), 1)
+
+
+def _count_matching(
+    counts: TopologyCounts,
+    term: AffinityTerm,
+    nodes: Sequence[NodeInfo],
+    all_of: Sequence[AffinityTerm],
+) -> None:
+    """Count, per domain of `term`'s topology key, the pods that `term` selects (or, with
+    `all_of`, that match every one of those terms: required affinity)."""
+    key = term.topology_key
     for node_info in nodes:
         node = node_info.node
-        if node is None:
+        if node is None or not node_info.pods:
             continue
-        for other in node_info.pods:
-            if affinity:
-                state.affinity.add_affinity(affinity, other.pod, node, 1)
-            if anti:
-                state.anti_affinity.add_anti_affinity(anti, other.pod, NO_LABELS, node, 1)
+        domain = node.metadata.labels.get(key)
+        if domain is None:
+            continue
+        if all_of:
+            found = sum(1 for other in node_info.pods if matches_all(all_of, other.pod))
+        else:
+            found = sum(1 for other in node_info.pods if term.matches(other.pod))
+        if found:
+            counts.add((key, domain), found)
 
 
 def satisfies_existing_anti_affinity(state: PreFilterState, labels: Mapping[str, str]) -> bool:

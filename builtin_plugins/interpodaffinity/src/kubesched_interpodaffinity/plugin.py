@@ -23,6 +23,7 @@ from kubesched.framework import (
     NodeScoreList,
     NodeTable,
     PodInfo,
+    StateNotFoundError,
     Status,
     pod_affinity_terms,
 )
@@ -126,19 +127,20 @@ class InterPodAffinity:
     def filter(self, state: CycleState, node_info: NodeInfo) -> Status | None:
         """The pod's affinity (UnschedulableAndUnresolvable), its anti-affinity, then
         existing pods' anti-affinity (Unschedulable: preemption may help)."""
-        missing = _read(state, PRE_FILTER_STATE_KEY)
-        if missing is not None:
-            return missing
+        try:
+            pre = state.read(PRE_FILTER_STATE_KEY)
+        except StateNotFoundError:
+            return _read(state, PRE_FILTER_STATE_KEY)
         node = node_info.node
         if node is None:
             return Status.error("node not found")
-        pre = state.read_as(PRE_FILTER_STATE_KEY, PreFilterState)
+        assert isinstance(pre, PreFilterState)
         labels = node.metadata.labels
-        if not satisfies_affinity(pre, labels):
+        if pre.affinity_terms and not satisfies_affinity(pre, labels):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_AFFINITY)
-        if not satisfies_anti_affinity(pre, labels):
+        if pre.anti_affinity and not satisfies_anti_affinity(pre, labels):
             return Status(Code.UNSCHEDULABLE, REASON_ANTI_AFFINITY)
-        if not satisfies_existing_anti_affinity(pre, labels):
+        if pre.existing_anti_affinity and not satisfies_existing_anti_affinity(pre, labels):
             return Status(Code.UNSCHEDULABLE, REASON_EXISTING_ANTI_AFFINITY)
         return None
 

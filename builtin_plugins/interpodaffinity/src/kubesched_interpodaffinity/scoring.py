@@ -115,10 +115,22 @@ def pre_score_state(
         node = node_info.node
         if node is None or not node.metadata.labels:
             continue
-        others = node_info.pods if has_preferred else node_info.pods_with_affinity
-        for other in others:
-            scorer.existing_pod(scores, other, node.metadata.labels)
+        if has_preferred:
+            for other in node_info.pods:
+                scorer.existing_pod(scores, other, node.metadata.labels)
+            continue
+        for other in node_info.pods_with_affinity:
+            if _scores_others(other.affinity_terms):
+                scorer.existing_pod(scores, other, node.metadata.labels)
     return PreScoreState(scores) if scores else None
+
+
+def _scores_others(terms: PodAffinityTerms) -> bool:
+    """Whether a pod's own terms can add to another pod's score (required anti-affinity
+    alone cannot)."""
+    return bool(
+        terms.required_affinity or terms.preferred_affinity or terms.preferred_anti_affinity
+    )
 
 
 def normalize(scores: list[int]) -> list[int]:
