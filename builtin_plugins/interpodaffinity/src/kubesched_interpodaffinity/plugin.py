@@ -51,6 +51,10 @@ def _read(state: CycleState, key: str) -> Status | None:
     return Status.error(f'error reading "{key}" from cycleState: not found')
 
 
+def _problem(e: InputError) -> str:
+    return f"{e.field}: {e.message}" if e.field else e.message
+
+
 class InterPodAffinity:
     """Places pods with or away from other pods by topology (upstream's InterPodAffinity)."""
 
@@ -87,7 +91,7 @@ class InterPodAffinity:
         try:
             terms = pod_affinity_terms(pod)
         except InputError as e:
-            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {e}")
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {_problem(e)}")
         namespaces = self.handle.client.namespaces()
         pre = pre_filter_state(pod, terms, nodes, namespaces)
         if pre.is_trivial():
@@ -160,7 +164,7 @@ class InterPodAffinity:
         try:
             terms = pod_affinity_terms(pod)
         except InputError as e:
-            return Status.error(f"failed to parse pod: {e}")
+            return Status.error(f"failed to parse pod: {_problem(e)}")
         all_nodes = self.handle.snapshot_shared_lister().node_infos()
         namespaces = self.handle.client.namespaces()
         pre = pre_score_state(pod, terms, all_nodes, namespaces, self.args)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from attrs import evolve, frozen
 
 from kubesched.api import (
+    LabelSelector,
     Namespace,
     Pod,
     PodAffinity,
@@ -22,6 +23,7 @@ from kubesched.api import (
     as_selector,
 )
 from kubesched.api._labels import NOTHING
+from kubesched.errors import InputError
 
 _NO_LABELS: Mapping[str, str] = {}
 
@@ -77,45 +79,62 @@ class PodAffinityTerms:
 NO_TERMS = PodAffinityTerms()
 
 
-def affinity_term(pod: Pod, term: PodAffinityTerm) -> AffinityTerm:
-    """Compile one term of `pod` (InputError naming the field when a selector is invalid)."""
+def _selector(selector: LabelSelector | None, path: str) -> Selector:
+    try:
+        return as_selector(selector)
+    except InputError as e:
+        raise InputError(e.message, field=f"{path}.{e.field}" if e.field else path) from None
+
+
+def affinity_term(pod: Pod, term: PodAffinityTerm, path: str = "") -> AffinityTerm:
+    """Compile one term of `pod`; InputError naming the field (under `path`) when a
+    selector is invalid."""
     if not term.namespaces and term.namespace_selector is None:
         namespaces = frozenset([pod.metadata.namespace])
     else:
         namespaces = frozenset(term.namespaces)
+    prefix = f"{path}." if path else ""
     return AffinityTerm(
         namespaces=namespaces,
-        selector=as_selector(term.label_selector),
+        selector=_selector(term.label_selector, f"{prefix}labelSelector"),
         topology_key=term.topology_key,
-        namespace_selector=as_selector(term.namespace_selector),
+        namespace_selector=_selector(term.namespace_selector, f"{prefix}namespaceSelector"),
     )
 
 
-def _required(pod: Pod, affinity: PodAffinity | None) -> tuple[AffinityTerm, ...]:
+def _required(pod: Pod, affinity: PodAffinity | None, name: str) -> tuple[AffinityTerm, ...]:
     if affinity is None:
         return ()
     terms = affinity.required_during_scheduling_ignored_during_execution
-    return tuple(affinity_term(pod, t) for t in terms)
+    return tuple(affinity_term(pod, t, f"{name}[{i}]") for i, t in enumerate(terms))
 
 
-def _preferred(pod: Pod, affinity: PodAffinity | None) -> tuple[WeightedAffinityTerm, ...]:
+def _preferred(
+    pod: Pod, affinity: PodAffinity | None, name: str
+) -> tuple[WeightedAffinityTerm, ...]:
     if affinity is None:
         return ()
     terms: Sequence[WeightedPodAffinityTerm]
     terms = affinity.preferred_during_scheduling_ignored_during_execution
     return tuple(
-        WeightedAffinityTerm(affinity_term(pod, t.pod_affinity_term), t.weight) for t in terms
+        WeightedAffinityTerm(affinity_term(pod, t.pod_affinity_term, f"{name}[{i}]"), t.weight)
+        for i, t in enumerate(terms)
     )
 
 
 def pod_affinity_terms(pod: Pod) -> PodAffinityTerms:
-    """Every (anti-)affinity term of `pod`, compiled; InputError when a selector is invalid."""
+    """Every (anti-)affinity term of `pod`, compiled; InputError when a selector is invalid,
+    its field named like `requiredAffinityTerms[0].labelSelector.matchExpressions[0]...`."""
     affinity = pod.spec.affinity
     if affinity is None or (affinity.pod_affinity is None and affinity.pod_anti_affinity is None):
         return NO_TERMS
     return PodAffinityTerms(
-        required_affinity=_required(pod, affinity.pod_affinity),
-        required_anti_affinity=_required(pod, affinity.pod_anti_affinity),
-        preferred_affinity=_preferred(pod, affinity.pod_affinity),
-        preferred_anti_affinity=_preferred(pod, affinity.pod_anti_affinity),
+        required_affinity=_required(pod, affinity.pod_affinity, "requiredAffinityTerms"),
+        required_anti_affinity=_required(
+            pod, affinity.pod_anti_affinity, "requiredAntiAffinityTerms"
+        ),
+        preferred_affinity=_preferred(pod, affinity.pod_affinity, "preferredAffinityTerms"),
+        preferred_anti_affinity=_preferred(
+            pod, affinity.pod_anti_affinity, "preferredAntiAffinityTerms"
+        ),
     )
