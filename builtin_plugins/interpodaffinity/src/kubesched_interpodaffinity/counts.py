@@ -7,10 +7,10 @@ when it returns to zero, so an empty map means nothing matched anywhere
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from kubesched.api import Node, Pod
-from kubesched.framework import AffinityTerm
+from kubesched.framework import AffinityTerm, NodeInfo
 
 TopologyPair = tuple[str, str]
 NO_LABELS: Mapping[str, str] = {}
@@ -21,6 +21,28 @@ def matches_all(terms: Sequence[AffinityTerm], pod: Pod) -> bool:
     if not terms:
         return False
     return all(term.matches(pod) for term in terms)
+
+
+def matches_per_domain(
+    term: AffinityTerm, nodes: Sequence[NodeInfo], all_of: Sequence[AffinityTerm] = ()
+) -> Iterator[tuple[str, int]]:
+    """For each node with pods and `term`'s topology label: the node's domain and how many
+    of its pods `term` selects (or, with `all_of`, match every one of those terms); nodes
+    where none does are left out. The pods' namespace selectors must be merged already."""
+    key = term.topology_key
+    for node_info in nodes:
+        node = node_info.node
+        if node is None or not node_info.pods:
+            continue
+        domain = node.metadata.labels.get(key)
+        if domain is None:
+            continue
+        if all_of:
+            found = sum(1 for other in node_info.pods if matches_all(all_of, other.pod))
+        else:
+            found = sum(1 for other in node_info.pods if term.matches(other.pod))
+        if found:
+            yield domain, found
 
 
 class TopologyCounts(dict[TopologyPair, int]):

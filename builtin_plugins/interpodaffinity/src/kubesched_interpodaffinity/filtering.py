@@ -13,7 +13,12 @@ from attrs import define
 
 from kubesched.api import Namespace, Node, Pod
 from kubesched.framework import AffinityTerm, NodeInfo, PodAffinityTerms, PodInfo
-from kubesched_interpodaffinity.counts import NO_LABELS, TopologyCounts, matches_all
+from kubesched_interpodaffinity.counts import (
+    NO_LABELS,
+    TopologyCounts,
+    matches_all,
+    matches_per_domain,
+)
 from kubesched_interpodaffinity.namespaces import merge_required, namespace_labels
 
 REASON_AFFINITY = "node(s) didn't match pod affinity rules"
@@ -88,9 +93,11 @@ def pre_filter_state(
         if anti_pods and node_info.node is not None:
             _count_existing(state, anti_pods, node_info.node.metadata.labels)
     for term in state.affinity_terms:
-        _count_matching(state.affinity, term, nodes, state.affinity_terms)
+        for domain, found in matches_per_domain(term, nodes, state.affinity_terms):
+            state.affinity.add((term.topology_key, domain), found)
     for term in state.anti_affinity_terms:
-        _count_matching(state.anti_affinity, term, nodes, ())
+        for domain, found in matches_per_domain(term, nodes):
+            state.anti_affinity.add((term.topology_key, domain), found)
     return state
 
 
@@ -104,30 +111,6 @@ def _count_existing(
             domain = labels.get(term.topology_key)
             if domain is not None and term.matches(pod, ns_labels):
                 counts.add((term.topology_key, domain), 1)
-
-
-def _count_matching(
-    counts: TopologyCounts,
-    term: AffinityTerm,
-    nodes: Sequence[NodeInfo],
-    all_of: Sequence[AffinityTerm],
-) -> None:
-    """Count, per domain of `term`'s topology key, the pods that `term` selects (or, with
-    `all_of`, that match every one of those terms: required affinity)."""
-    key = term.topology_key
-    for node_info in nodes:
-        node = node_info.node
-        if node is None or not node_info.pods:
-            continue
-        domain = node.metadata.labels.get(key)
-        if domain is None:
-            continue
-        if all_of:
-            found = sum(1 for other in node_info.pods if matches_all(all_of, other.pod))
-        else:
-            found = sum(1 for other in node_info.pods if term.matches(other.pod))
-        if found:
-            counts.add((key, domain), found)
 
 
 def satisfies_existing_anti_affinity(state: PreFilterState, labels: Mapping[str, str]) -> bool:

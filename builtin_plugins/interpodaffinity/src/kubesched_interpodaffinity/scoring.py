@@ -18,7 +18,7 @@ from kubesched.api import Namespace, Pod
 from kubesched.framework import MAX_NODE_SCORE, AffinityTerm, NodeInfo, PodAffinityTerms, PodInfo
 from kubesched.framework import WeightedAffinityTerm as Weighted
 from kubesched_interpodaffinity.args import InterPodAffinityArgs
-from kubesched_interpodaffinity.counts import NO_LABELS
+from kubesched_interpodaffinity.counts import matches_per_domain
 from kubesched_interpodaffinity.namespaces import merge_preferred, namespace_labels
 
 TopologyScore = dict[str, dict[str, int]]
@@ -72,12 +72,8 @@ class _Scorer:
     def existing_pod(
         self, scores: TopologyScore, other: PodInfo, labels: Mapping[str, str]
     ) -> None:
-        """Add what one existing pod on a node with `labels` contributes."""
+        """Add what one existing pod's own terms, on a node with `labels`, contribute."""
         pod, ns_labels = self.pod, self.namespace_labels
-        for w in self.preferred_affinity:
-            _add(scores, w.term, w.weight, other.pod, NO_LABELS, labels)
-        for w in self.preferred_anti_affinity:
-            _add(scores, w.term, -w.weight, other.pod, NO_LABELS, labels)
         terms = other.affinity_terms
         if self.hard_weight > 0:
             for term in terms.required_affinity:
@@ -111,13 +107,14 @@ def pre_score_state(
         args.hard_pod_affinity_weight,
     )
     scores: TopologyScore = {}
+    for weighted, sign in ((scorer.preferred_affinity, 1), (scorer.preferred_anti_affinity, -1)):
+        for w in weighted:
+            for domain, found in matches_per_domain(w.term, all_nodes):
+                by_domain = scores.setdefault(w.term.topology_key, {})
+                by_domain[domain] = by_domain.get(domain, 0) + sign * w.weight * found
     for node_info in all_nodes:
         node = node_info.node
         if node is None or not node.metadata.labels:
-            continue
-        if has_preferred:
-            for other in node_info.pods:
-                scorer.existing_pod(scores, other, node.metadata.labels)
             continue
         for other in node_info.pods_with_affinity:
             if _scores_others(other.affinity_terms):
