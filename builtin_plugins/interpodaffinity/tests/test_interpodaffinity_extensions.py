@@ -118,3 +118,21 @@ def test_counts_drop_pairs_that_return_to_zero() -> None:
     counts.add(("zone", "a"), 1)
     counts.add(("zone", "a"), -1)
     assert counts == {}
+
+
+def test_a_nominated_pod_counts_through_add_pod() -> None:
+    """A pod nominated to nodeA (by an earlier preemption) is counted by AddPod when Filter
+    runs with nominated pods: its label is selected by the incoming pod's anti-affinity."""
+    nominated = pod(FOO_BAR, name="nominated")
+    incoming = pod(name="incoming", aff=affinity(anti=[term("zone", ("foo", IN, ["bar"]))]))
+    harness = PluginHarness(InterPodAffinity, nodes=NODES, pods=[nominated])
+    harness.framework.nominator.add_nominated_pod(PodInfo(nominated), "nodeA")
+    assert harness.pre_filter(incoming) is None
+    fw, state = harness.framework, harness.state
+    by_name = {ni.name: ni for ni in harness.nodes}
+    status = fw.run_filter_plugins_with_nominated_pods(state, incoming, by_name["nodeA"])
+    assert status is not None and status.reasons == (
+        "node(s) didn't match pod anti-affinity rules",
+    )
+    assert fw.run_filter_plugins_with_nominated_pods(state, incoming, by_name["nodeB"]) is None
+    assert fw.run_filter_plugins(state, incoming, by_name["nodeA"]) is None
