@@ -162,6 +162,7 @@ KUBESCHED_PLUGINS = (
     "TaintToleration",
     "NodeAffinity",
     "NodeResourcesFit",
+    "InterPodAffinity",
     "DefaultPreemption",
     "DefaultBinder",
 )

@@ -83,6 +83,7 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("TaintToleration", 3),
         Plugin("NodeAffinity", 2),
         Plugin("NodeResourcesFit", 1),
+        Plugin("InterPodAffinity", 2),
         Plugin("DefaultPreemption"),
         Plugin("DefaultBinder"),
     ]
@@ -93,7 +94,6 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         "VolumeBinding",
         "VolumeZone",
         "PodTopologySpread",
-        "InterPodAffinity",
         "DynamicResources",
         "NodeResourcesBalancedAllocation",
         "ImageLocality",
@@ -408,6 +408,7 @@ def test_default_config_with_kubesched_plugins(kubesched_registry: Registry) -> 
     # Default args only for installed plugins that declare an args class.
     assert [c.name for c in profile.plugin_config] == [
         "DefaultPreemption",
+        "InterPodAffinity",
         "NodeAffinity",
         "NodeResourcesFit",
     ]
