@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from attrs import define
 
 from kubesched.api import Namespace, Node, Pod
-from kubesched.framework import AffinityTerm, NodeInfo, PodAffinityTerms, PodInfo
+from kubesched.framework import AffinityTerm, NodeTable, PodAffinityTerms, PodInfo
 from kubesched_interpodaffinity.counts import (
     NO_LABELS,
     TopologyCounts,
@@ -20,6 +20,7 @@ from kubesched_interpodaffinity.counts import (
     matches_per_domain,
 )
 from kubesched_interpodaffinity.namespaces import merge_required, namespace_labels
+from kubesched_interpodaffinity.rows import with_pods_and_label, with_required_anti_affinity_pods
 
 REASON_AFFINITY = "node(s) didn't match pod affinity rules"
 REASON_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules"
@@ -74,10 +75,10 @@ class PreFilterState:
 def pre_filter_state(
     pod: Pod,
     terms: PodAffinityTerms,
-    nodes: Sequence[NodeInfo],
+    table: NodeTable,
     namespaces: Sequence[Namespace],
 ) -> PreFilterState:
-    """Count, over every node, the existing pods that matter to `pod`."""
+    """Count, over the snapshot's nodes, the existing pods that matter to `pod`."""
     labels = namespace_labels(namespaces, pod.metadata.namespace)
     state = PreFilterState(
         pod,
@@ -88,14 +89,16 @@ def pre_filter_state(
         TopologyCounts(),
         TopologyCounts(),
     )
-    for node_info in nodes:
-        anti_pods = node_info.pods_with_required_anti_affinity
-        if anti_pods and node_info.node is not None:
+    for node_info in with_required_anti_affinity_pods(table):
+        if node_info.node is not None:
+            anti_pods = node_info.pods_with_required_anti_affinity
             _count_existing(state, anti_pods, node_info.node.metadata.labels)
     for term in state.affinity_terms:
+        nodes = with_pods_and_label(table, term.topology_key)
         for domain, found in matches_per_domain(term, nodes, state.affinity_terms):
             state.affinity.add((term.topology_key, domain), found)
     for term in state.anti_affinity_terms:
+        nodes = with_pods_and_label(table, term.topology_key)
         for domain, found in matches_per_domain(term, nodes):
             state.anti_affinity.add((term.topology_key, domain), found)
     return state

@@ -93,7 +93,8 @@ class InterPodAffinity:
         except InputError as e:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {_problem(e)}")
         namespaces = self.handle.client.namespaces()
-        pre = pre_filter_state(pod, terms, nodes, namespaces)
+        table = self.handle.snapshot_shared_lister().node_table
+        pre = pre_filter_state(pod, terms, table, namespaces)
         if pre.is_trivial():
             return Status(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, pre)
@@ -165,9 +166,9 @@ class InterPodAffinity:
             terms = pod_affinity_terms(pod)
         except InputError as e:
             return Status.error(f"failed to parse pod: {_problem(e)}")
-        all_nodes = self.handle.snapshot_shared_lister().node_infos()
+        table = self.handle.snapshot_shared_lister().node_table
         namespaces = self.handle.client.namespaces()
-        pre = pre_score_state(pod, terms, all_nodes, namespaces, self.args)
+        pre = pre_score_state(pod, terms, table, namespaces, self.args)
         if pre is None:
             return Status(Code.SKIP)
         state.write(PRE_SCORE_STATE_KEY, pre)

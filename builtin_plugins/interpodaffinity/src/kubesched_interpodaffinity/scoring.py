@@ -15,11 +15,18 @@ from collections.abc import Mapping, Sequence
 from attrs import frozen
 
 from kubesched.api import Namespace, Pod
-from kubesched.framework import MAX_NODE_SCORE, AffinityTerm, NodeInfo, PodAffinityTerms, PodInfo
+from kubesched.framework import (
+    MAX_NODE_SCORE,
+    AffinityTerm,
+    NodeTable,
+    PodAffinityTerms,
+    PodInfo,
+)
 from kubesched.framework import WeightedAffinityTerm as Weighted
 from kubesched_interpodaffinity.args import InterPodAffinityArgs
 from kubesched_interpodaffinity.counts import matches_per_domain
 from kubesched_interpodaffinity.namespaces import merge_preferred, namespace_labels
+from kubesched_interpodaffinity.rows import with_affinity_pods, with_pods_and_label
 
 TopologyScore = dict[str, dict[str, int]]
 """topology key -> domain -> summed weight."""
@@ -87,7 +94,7 @@ class _Scorer:
 def pre_score_state(
     pod: Pod,
     terms: PodAffinityTerms,
-    all_nodes: Sequence[NodeInfo],
+    table: NodeTable,
     namespaces: Sequence[Namespace],
     args: InterPodAffinityArgs,
 ) -> PreScoreState | None:
@@ -109,10 +116,11 @@ def pre_score_state(
     scores: TopologyScore = {}
     for weighted, sign in ((scorer.preferred_affinity, 1), (scorer.preferred_anti_affinity, -1)):
         for w in weighted:
-            for domain, found in matches_per_domain(w.term, all_nodes):
+            nodes = with_pods_and_label(table, w.term.topology_key)
+            for domain, found in matches_per_domain(w.term, nodes):
                 by_domain = scores.setdefault(w.term.topology_key, {})
                 by_domain[domain] = by_domain.get(domain, 0) + sign * w.weight * found
-    for node_info in all_nodes:
+    for node_info in with_affinity_pods(table):
         node = node_info.node
         if node is None or not node.metadata.labels:
             continue
