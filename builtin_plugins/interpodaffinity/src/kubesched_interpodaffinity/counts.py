@@ -29,7 +29,8 @@ def matches_per_domain(
     """For each node with pods and `term`'s topology label: the node's domain and how many
     of its pods `term` selects (or, with `all_of`, match every one of those terms); nodes
     where none does are left out. The pods' namespace selectors must be merged already."""
-    key = term.topology_key
+    key, selector, namespaces = term.topology_key, term.selector, term.namespaces
+    any_namespace = term.namespace_selector.matches(NO_LABELS)
     for node_info in nodes:
         node = node_info.node
         if node is None or not node_info.pods:
@@ -37,10 +38,14 @@ def matches_per_domain(
         domain = node.metadata.labels.get(key)
         if domain is None:
             continue
-        if all_of:
-            found = sum(1 for other in node_info.pods if matches_all(all_of, other.pod))
-        else:
-            found = sum(1 for other in node_info.pods if term.matches(other.pod))
+        found = 0
+        for other in node_info.pods:
+            if all_of:
+                found += matches_all(all_of, other.pod)
+                continue
+            meta = other.pod.metadata
+            if (any_namespace or meta.namespace in namespaces) and selector.matches(meta.labels):
+                found += 1
         if found:
             yield domain, found
 

@@ -108,12 +108,16 @@ def _count_existing(
     state: PreFilterState, anti_pods: Sequence[PodInfo], labels: Mapping[str, str]
 ) -> None:
     """Count the pods on one node whose required anti-affinity selects the incoming pod."""
-    counts, pod, ns_labels = state.existing_anti_affinity, state.pod, state.namespace_labels
+    counts, ns_labels = state.existing_anti_affinity, state.namespace_labels
+    namespace, pod_labels = state.pod.metadata.namespace, state.pod.metadata.labels
     for other in anti_pods:
         for term in other.affinity_terms.required_anti_affinity:
             domain = labels.get(term.topology_key)
-            if domain is not None and term.matches(pod, ns_labels):
-                counts.add((term.topology_key, domain), 1)
+            if domain is None or not term.selector.matches(pod_labels):
+                continue
+            if namespace in term.namespaces or term.namespace_selector.matches(ns_labels):
+                pair = (term.topology_key, domain)
+                counts[pair] = counts.get(pair, 0) + 1
 
 
 def satisfies_existing_anti_affinity(state: PreFilterState, labels: Mapping[str, str]) -> bool:
