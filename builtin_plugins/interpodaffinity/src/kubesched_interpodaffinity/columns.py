@@ -57,12 +57,28 @@ def filter_mask(table: NodeTable, state: PreFilterState) -> NDArray[np.bool_]:
             exist &= _counts(table, term.topology_key, state.affinity) > 0
         first = not state.affinity and matches_all(state.affinity_terms, state.pod)
         mask &= present & (exist | first)
+    blocked: dict[str, set[str]] = {}
     if state.anti_affinity:
         for term in state.anti_affinity_terms:
-            mask &= _counts(table, term.topology_key, state.anti_affinity) <= 0
-    for key in {k for k, _ in state.existing_anti_affinity}:
-        mask &= _counts(table, key, state.existing_anti_affinity) <= 0
+            blocked.setdefault(term.topology_key, set())
+        _positive_domains(state.anti_affinity, blocked, only_known=True)
+    _positive_domains(state.existing_anti_affinity, blocked, only_known=False)
+    for key, domains in blocked.items():
+        if domains:
+            column = label_column(table, key)
+            hit = np.fromiter(map(domains.__contains__, column), dtype=np.bool_, count=len(column))
+            mask &= ~hit
     return mask
+
+
+def _positive_domains(
+    counts: TopologyCounts, into: dict[str, set[str]], *, only_known: bool
+) -> None:
+    """Add each topology pair with a positive count to `into` (key -> domains); with
+    `only_known`, only for keys `into` has already."""
+    for (key, domain), count in counts.items():
+        if count > 0 and (not only_known or key in into):
+            into.setdefault(key, set()).add(domain)
 
 
 def scores(table: NodeTable, rows: NDArray[np.intp], state: PreScoreState) -> NDArray[np.int64]:

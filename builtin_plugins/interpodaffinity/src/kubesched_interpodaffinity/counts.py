@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from kubesched.api import Node, Pod
-from kubesched.framework import AffinityTerm, NodeInfo
+from kubesched.framework import AffinityTerm, NodeInfo, PodAffinityTerms
 
 TopologyPair = tuple[str, str]
 NO_LABELS: Mapping[str, str] = {}
@@ -21,6 +21,14 @@ def matches_all(terms: Sequence[AffinityTerm], pod: Pod) -> bool:
     if not terms:
         return False
     return all(term.matches(pod) for term in terms)
+
+
+def scores_others(terms: PodAffinityTerms) -> bool:
+    """Whether a pod's own terms can add to another pod's score (required anti-affinity
+    alone cannot)."""
+    return bool(
+        terms.required_affinity or terms.preferred_affinity or terms.preferred_anti_affinity
+    )
 
 
 def matches_per_domain(

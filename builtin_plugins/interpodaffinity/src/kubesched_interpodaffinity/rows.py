@@ -11,10 +11,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kubesched.framework import NodeInfo, NodeTable
+from kubesched_interpodaffinity.counts import scores_others
 
 
-def _has_affinity_pods(node_info: NodeInfo) -> bool:
-    return bool(node_info.pods_with_affinity)
+def _has_pods_scoring_others(node_info: NodeInfo) -> bool:
+    """Whether a pod on the node has terms of its own that can add to another pod's score
+    (required anti-affinity alone cannot)."""
+    return any(scores_others(p.affinity_terms) for p in node_info.pods_with_affinity)
 
 
 def _has_required_anti_affinity_pods(node_info: NodeInfo) -> bool:
@@ -31,9 +34,9 @@ def _pick(table: NodeTable, mask: NDArray[np.bool_]) -> list[NodeInfo]:
     return [infos[i] for i in np.flatnonzero(mask).tolist()]
 
 
-def with_affinity_pods(table: NodeTable) -> list[NodeInfo]:
-    """Nodes running a pod with pod affinity or anti-affinity."""
-    column = table.column("InterPodAffinity/podsWithAffinity", _has_affinity_pods, np.bool_)
+def with_pods_scoring_others(table: NodeTable) -> list[NodeInfo]:
+    """Nodes running a pod whose own affinity terms can score other pods."""
+    column = table.column("InterPodAffinity/podsScoringOthers", _has_pods_scoring_others, np.bool_)
     return _pick(table, column)
 
 

@@ -24,9 +24,9 @@ from kubesched.framework import (
 )
 from kubesched.framework import WeightedAffinityTerm as Weighted
 from kubesched_interpodaffinity.args import InterPodAffinityArgs
-from kubesched_interpodaffinity.counts import matches_per_domain
+from kubesched_interpodaffinity.counts import matches_per_domain, scores_others
 from kubesched_interpodaffinity.namespaces import merge_preferred, namespace_labels
-from kubesched_interpodaffinity.rows import with_affinity_pods, with_pods_and_label
+from kubesched_interpodaffinity.rows import with_pods_and_label, with_pods_scoring_others
 
 TopologyScore = dict[str, dict[str, int]]
 """topology key -> domain -> summed weight."""
@@ -120,22 +120,14 @@ def pre_score_state(
             for domain, found in matches_per_domain(w.term, nodes):
                 by_domain = scores.setdefault(w.term.topology_key, {})
                 by_domain[domain] = by_domain.get(domain, 0) + sign * w.weight * found
-    for node_info in with_affinity_pods(table):
+    for node_info in with_pods_scoring_others(table):
         node = node_info.node
         if node is None or not node.metadata.labels:
             continue
         for other in node_info.pods_with_affinity:
-            if _scores_others(other.affinity_terms):
+            if scores_others(other.affinity_terms):
                 scorer.existing_pod(scores, other, node.metadata.labels)
     return PreScoreState(scores) if scores else None
-
-
-def _scores_others(terms: PodAffinityTerms) -> bool:
-    """Whether a pod's own terms can add to another pod's score (required anti-affinity
-    alone cannot)."""
-    return bool(
-        terms.required_affinity or terms.preferred_affinity or terms.preferred_anti_affinity
-    )
 
 
 def normalize(scores: list[int]) -> list[int]:
