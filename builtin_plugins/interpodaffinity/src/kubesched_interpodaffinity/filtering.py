@@ -77,8 +77,12 @@ def pre_filter_state(
     terms: PodAffinityTerms,
     table: NodeTable,
     namespaces: Sequence[Namespace],
-) -> PreFilterState:
-    """Count, over the snapshot's nodes, the existing pods that matter to `pod`."""
+) -> PreFilterState | None:
+    """Count, over the snapshot's nodes, the existing pods that matter to `pod`; None when
+    the pod has no required terms and no pod has required anti-affinity."""
+    anti_nodes = with_required_anti_affinity_pods(table)
+    if not (anti_nodes or terms.required_affinity or terms.required_anti_affinity):
+        return None
     labels = namespace_labels(namespaces, pod.metadata.namespace)
     state = PreFilterState(
         pod,
@@ -89,7 +93,7 @@ def pre_filter_state(
         TopologyCounts(),
         TopologyCounts(),
     )
-    for node_info in with_required_anti_affinity_pods(table):
+    for node_info in anti_nodes:
         if node_info.node is not None:
             anti_pods = node_info.pods_with_required_anti_affinity
             _count_existing(state, anti_pods, node_info.node.metadata.labels)

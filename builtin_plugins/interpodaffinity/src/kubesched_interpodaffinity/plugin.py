@@ -95,7 +95,7 @@ class InterPodAffinity:
         namespaces = self.handle.client.namespaces()
         table = self.handle.snapshot_shared_lister().node_table
         pre = pre_filter_state(pod, terms, table, namespaces)
-        if pre.is_trivial():
+        if pre is None or pre.is_trivial():
             return Status(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, pre)
         return None

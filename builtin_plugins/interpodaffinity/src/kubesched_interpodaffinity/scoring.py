@@ -106,6 +106,9 @@ def pre_score_state(
     has_preferred = bool(terms.preferred_affinity or terms.preferred_anti_affinity)
     if args.ignore_preferred_terms_of_existing_pods and not has_preferred:
         return None
+    scoring_nodes = with_pods_scoring_others(table)
+    if not (has_preferred or scoring_nodes):
+        return None
     scorer = _Scorer(
         pod,
         merge_preferred(terms.preferred_affinity, namespaces),
@@ -120,7 +123,7 @@ def pre_score_state(
             for domain, found in matches_per_domain(w.term, nodes):
                 by_domain = scores.setdefault(w.term.topology_key, {})
                 by_domain[domain] = by_domain.get(domain, 0) + sign * w.weight * found
-    for node_info in with_pods_scoring_others(table):
+    for node_info in scoring_nodes:
         node = node_info.node
         if node is None or not node.metadata.labels:
             continue
