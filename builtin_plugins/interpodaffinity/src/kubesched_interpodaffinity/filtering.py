@@ -93,10 +93,11 @@ def pre_filter_state(
         TopologyCounts(),
         TopologyCounts(),
     )
+    memo: dict[int, bool] = {}
     for node_info in anti_nodes:
         if node_info.node is not None:
             anti_pods = node_info.pods_with_required_anti_affinity
-            _count_existing(state, anti_pods, node_info.node.metadata.labels)
+            _count_existing(state, anti_pods, node_info.node.metadata.labels, memo)
     for term in state.affinity_terms:
         nodes = with_pods_and_label(table, term.topology_key)
         for domain, found in matches_per_domain(term, nodes, state.affinity_terms):
@@ -109,17 +110,23 @@ def pre_filter_state(
 
 
 def _count_existing(
-    state: PreFilterState, anti_pods: Sequence[PodInfo], labels: Mapping[str, str]
+    state: PreFilterState,
+    anti_pods: Sequence[PodInfo],
+    labels: Mapping[str, str],
+    memo: dict[int, bool],
 ) -> None:
-    """Count the pods on one node whose required anti-affinity selects the incoming pod."""
-    counts, ns_labels = state.existing_anti_affinity, state.namespace_labels
-    namespace, pod_labels = state.pod.metadata.namespace, state.pod.metadata.labels
+    """Count the pods on one node whose required anti-affinity selects the incoming pod;
+    `memo` remembers each (interned) term's verdict for this cycle."""
+    counts, pod, ns_labels = state.existing_anti_affinity, state.pod, state.namespace_labels
     for other in anti_pods:
         for term in other.affinity_terms.required_anti_affinity:
             domain = labels.get(term.topology_key)
-            if domain is None or not term.selector.matches(pod_labels):
+            if domain is None:
                 continue
-            if namespace in term.namespaces or term.namespace_selector.matches(ns_labels):
+            selects = memo.get(id(term))
+            if selects is None:
+                selects = memo[id(term)] = term.matches(pod, ns_labels)
+            if selects:
                 pair = (term.topology_key, domain)
                 counts[pair] = counts.get(pair, 0) + 1
 

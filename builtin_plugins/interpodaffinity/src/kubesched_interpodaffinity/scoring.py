@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from attrs import frozen
+from attrs import field, frozen
 
 from kubesched.api import Namespace, Pod
 from kubesched.framework import (
@@ -51,44 +51,43 @@ class PreScoreState:
         return total
 
 
-def _add(
-    scores: TopologyScore,
-    term: AffinityTerm,
-    weight: int,
-    pod: Pod,
-    ns_labels: Mapping[str, str],
-    labels: Mapping[str, str],
-) -> None:
-    if term.matches(pod, ns_labels):
-        domain = labels.get(term.topology_key)
-        if domain is not None:
-            by_domain = scores.setdefault(term.topology_key, {})
-            by_domain[domain] = by_domain.get(domain, 0) + weight
-
-
 @frozen
 class _Scorer:
-    """What PreScore needs about the incoming pod."""
+    """What PreScore needs about the incoming pod; `selects` remembers, by the identity of
+    an (interned) existing pod's term, whether it selects the incoming pod."""
 
     pod: Pod
     preferred_affinity: tuple[Weighted, ...]
     preferred_anti_affinity: tuple[Weighted, ...]
     namespace_labels: Mapping[str, str]
     hard_weight: int
+    selects: dict[int, bool] = field(factory=dict)
+
+    def _add(
+        self, scores: TopologyScore, term: AffinityTerm, weight: int, labels: Mapping[str, str]
+    ) -> None:
+        domain = labels.get(term.topology_key)
+        if domain is None:
+            return
+        selects = self.selects.get(id(term))
+        if selects is None:
+            selects = self.selects[id(term)] = term.matches(self.pod, self.namespace_labels)
+        if selects:
+            by_domain = scores.setdefault(term.topology_key, {})
+            by_domain[domain] = by_domain.get(domain, 0) + weight
 
     def existing_pod(
         self, scores: TopologyScore, other: PodInfo, labels: Mapping[str, str]
     ) -> None:
         """Add what one existing pod's own terms, on a node with `labels`, contribute."""
-        pod, ns_labels = self.pod, self.namespace_labels
         terms = other.affinity_terms
         if self.hard_weight > 0:
             for term in terms.required_affinity:
-                _add(scores, term, self.hard_weight, pod, ns_labels, labels)
+                self._add(scores, term, self.hard_weight, labels)
         for w in terms.preferred_affinity:
-            _add(scores, w.term, w.weight, pod, ns_labels, labels)
+            self._add(scores, w.term, w.weight, labels)
         for w in terms.preferred_anti_affinity:
-            _add(scores, w.term, -w.weight, pod, ns_labels, labels)
+            self._add(scores, w.term, -w.weight, labels)
 
 
 def pre_score_state(

@@ -28,9 +28,11 @@ from kubesched.errors import InputError
 _NO_LABELS: Mapping[str, str] = {}
 
 
-@frozen
+@frozen(cache_hash=True)
 class AffinityTerm:
-    """A compiled PodAffinityTerm: which pods it selects, and its topology key."""
+    """A compiled PodAffinityTerm: which pods it selects, and its topology key. Equal terms
+    compiled from different pods are one object (interned), so a plugin can remember a
+    term's verdict on a pod by the term's identity."""
 
     namespaces: frozenset[str]
     selector: Selector
@@ -79,6 +81,21 @@ class PodAffinityTerms:
 NO_TERMS = PodAffinityTerms()
 
 
+_INTERN_LIMIT = 4096
+_interned: dict[AffinityTerm, AffinityTerm] = {}
+
+
+def _intern(term: AffinityTerm) -> AffinityTerm:
+    """The one object equal to `term` (pods of one workload share their terms)."""
+    found = _interned.get(term)
+    if found is not None:
+        return found
+    if len(_interned) >= _INTERN_LIMIT:
+        _interned.clear()
+    _interned[term] = term
+    return term
+
+
 def _selector(selector: LabelSelector | None, path: str) -> Selector:
     try:
         return as_selector(selector)
@@ -94,12 +111,13 @@ def affinity_term(pod: Pod, term: PodAffinityTerm, path: str = "") -> AffinityTe
     else:
         namespaces = frozenset(term.namespaces)
     prefix = f"{path}." if path else ""
-    return AffinityTerm(
+    compiled = AffinityTerm(
         namespaces=namespaces,
         selector=_selector(term.label_selector, f"{prefix}labelSelector"),
         topology_key=term.topology_key,
         namespace_selector=_selector(term.namespace_selector, f"{prefix}namespaceSelector"),
     )
+    return _intern(compiled)
 
 
 def _required(pod: Pod, affinity: PodAffinity | None, name: str) -> tuple[AffinityTerm, ...]:
