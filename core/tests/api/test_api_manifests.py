@@ -193,10 +193,10 @@ def test_multi_document_yaml_skips_other_kinds_and_defaults() -> None:
     assert objects.warnings == [
         f"{file}: document 0: skipped Service shop/web "
         "(kubesched reads only Node, Pod, PodDisruptionBudget, PriorityClass, "
-        "PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode)",
+        "PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, Namespace)",
         f"{file}: document 4: skipped Deployment web "
         "(kubesched reads only Node, Pod, PodDisruptionBudget, PriorityClass, "
-        "PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode)",
+        "PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, Namespace)",
     ]
     (pdb,) = objects.pod_disruption_budgets
     assert (pdb.metadata.namespace, pdb.spec.min_available) == ("default", 1)

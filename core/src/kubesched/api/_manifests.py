@@ -2,8 +2,8 @@
 
 `load_manifests` reads what `kubectl get nodes,pods -A -o yaml` prints, plain
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
-It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses and the storage
-kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
+It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Namespaces and the
+storage kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
 StorageClass, CSINode); any other kind is skipped with a warning. Namespaced
 objects without a namespace go to `default`, objects without a uid get a stable
 one. Documents are counted from 0 within each file. Any problem raises one
@@ -23,6 +23,7 @@ from attrs import evolve, field, frozen
 
 from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
+from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
@@ -42,6 +43,7 @@ ManifestObject = (
     | Pod
     | PodDisruptionBudget
     | PriorityClass
+    | Namespace
     | PersistentVolume
     | PersistentVolumeClaim
     | StorageClass
@@ -57,6 +59,7 @@ _KINDS: dict[str, type[ManifestObject]] = {
     "PersistentVolumeClaim": PersistentVolumeClaim,
     "StorageClass": StorageClass,
     "CSINode": CSINode,
+    "Namespace": Namespace,
 }
 _READS = "kubesched reads only " + ", ".join(_KINDS)
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim"}
@@ -82,6 +85,7 @@ class ClusterObjects:
     persistent_volume_claims: list[PersistentVolumeClaim] = field(factory=list)
     storage_classes: list[StorageClass] = field(factory=list)
     csi_nodes: list[CSINode] = field(factory=list)
+    namespaces: list[Namespace] = field(factory=list)
     warnings: list[str] = field(factory=list)
     """One line per skipped object: file, document, kind and name."""
 
@@ -228,8 +232,8 @@ def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> 
 
 
 def load_manifests(source: str | Path) -> ClusterObjects:
-    """Read the nodes, pods, PDBs, PriorityClasses and storage objects in a file, a directory
-    (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input)."""
+    """Read the nodes, pods, PDBs, PriorityClasses, Namespaces and storage objects in a file,
+    a directory (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (stdin)."""
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
     first_seen: dict[tuple[str, str, str], _Place] = {}
@@ -298,5 +302,6 @@ def load_manifests(source: str | Path) -> ClusterObjects:
         persistent_volume_claims=found["PersistentVolumeClaim"],
         storage_classes=found["StorageClass"],
         csi_nodes=found["CSINode"],
+        namespaces=found["Namespace"],
         warnings=warnings,
     )

@@ -31,6 +31,7 @@ from kubesched.api._storage_validation import (
 )
 
 API_VERSIONS: Mapping[str, tuple[str, ...]] = {
+    "Namespace": ("v1",),
     "Node": ("v1",),
     "Pod": ("v1",),
     "PodDisruptionBudget": ("policy/v1", "policy/v1beta1"),

@@ -1,7 +1,7 @@
 """The in-memory cluster: the embedded backend `simulate` and the tests run against.
 
-It holds nodes, pods, PodDisruptionBudgets, PriorityClasses and the storage
-objects (`InMemoryStorage`), plays the API
+It holds nodes, pods, PodDisruptionBudgets, PriorityClasses, Namespaces and the
+storage objects (`InMemoryStorage`), plays the API
 server's part (priority admission, binding, deletion, status patches) and
 records every change as a plain (old, new) pair, as a watch would deliver it:
 (None, new) for an added object, (old, None) for a deleted one. The scheduler
@@ -18,6 +18,7 @@ from attrs import evolve
 
 from kubesched.api import (
     CSINode,
+    Namespace,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -54,9 +55,11 @@ class InMemoryCluster(InMemoryStorage):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        namespaces: Iterable[Namespace] = (),
     ) -> None:
         self._priority_classes = priority_classes_by_name(priority_classes)
         self._pdbs = list(pod_disruption_budgets)
+        self._namespaces = list(namespaces)
         self._nodes: dict[str, Node] = {}
         self._pods: dict[str, Pod] = {}
         self._changes: list[Change] = []
@@ -83,6 +86,9 @@ class InMemoryCluster(InMemoryStorage):
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         return self._pdbs
+
+    def namespaces(self) -> Sequence[Namespace]:
+        return self._namespaces
 
     def take_changes(self) -> list[Change]:
         """Every change since the last call, oldest first."""

@@ -17,6 +17,7 @@ from typing import Any, TypeAlias
 
 from kubesched.api import (
     CSINode,
+    Namespace,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -122,6 +123,7 @@ def simulate(
     persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
     storage_classes: Iterable[StorageClass] = (),
     csi_nodes: Iterable[CSINode] = (),
+    namespaces: Iterable[Namespace] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
     explain: bool = False,
@@ -132,8 +134,9 @@ def simulate(
     """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
 
     Pods with `spec.nodeName` run already; PriorityClasses resolve the pods'
-    `priorityClassName`, PodDisruptionBudgets guard pods from preemption, and
-    the storage objects are what the volume plugins read.
+    `priorityClassName`, PodDisruptionBudgets guard pods from preemption, the
+    storage objects are what the volume plugins read, and Namespaces' labels are
+    what pod affinity's namespaceSelector matches.
 
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
@@ -154,6 +157,7 @@ def simulate(
         persistent_volume_claims=persistent_volume_claims,
         storage_classes=storage_classes,
         csi_nodes=csi_nodes,
+        namespaces=namespaces,
     )
     cfg, profiles = _configuration(config, registry)
     simulation = build_simulation(
