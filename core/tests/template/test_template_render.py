@@ -38,6 +38,7 @@ tomllib = pytest.importorskip("tomllib")
 
 REPO = Path(__file__).resolve().parents[3]
 DEFAULT_FILES = {
+    ".github/workflows/ci.yml",
     ".gitignore",
     "LICENSE",
     "README.md",
@@ -162,7 +163,7 @@ def test_default_render_is_valid_python_toml_and_ini(tmp_path: Path) -> None:
     assert meta["project"]["version"] == "0.1.0"
     assert meta["project"]["license"] == "Apache-2.0"
     assert meta["project"]["dependencies"] == ["kubesched-core>=0.1"]
-    assert meta["project"]["optional-dependencies"]["test"] == ["pytest>=8"]
+    assert meta["project"]["optional-dependencies"]["test"] == ["pytest>=8", "kubesched>=0.1"]
     assert meta["project"]["entry-points"]["kubesched.plugins"] == {
         "NodeLabelScore": "kubesched_nodelabelscore:NodeLabelScore"
     }
@@ -455,10 +456,13 @@ def test_the_command_prints_the_next_steps(
         "",
         "Next steps:",
         "  cd kubesched-gpufit",
-        '  pip install -e ".[test]"    # next to kubesched',
-        "  pytest                      # or: tox (the tests, then ruff and mypy)",
-        "  kubesched plugins           # lists the plugin as out-of-tree",
-        "Then enable it in a profile: README.md shows the KubeSchedulerConfiguration.",
+        "  python -m venv .venv",
+        '  .venv/bin/pip install -e ".[test]"   # + --find-links DIR: kubesched wheels, '
+        "until it is on your index",
+        "  .venv/bin/pytest                     # or: tox (the tests, then ruff and mypy)",
+        "  .venv/bin/kubesched plugins          # lists the plugin as out-of-tree",
+        "README.md shows how to install before kubesched is published, and the "
+        "KubeSchedulerConfiguration that enables the plugin.",
     ]
     plugin = (tmp_path / "kubesched-gpufit/src/kubesched_gpufit/plugin.py").read_text()
     assert "def filter(" in plugin and "def score(" in plugin and "def permit(" not in plugin
