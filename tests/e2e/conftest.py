@@ -126,9 +126,3 @@ def venv_at() -> Callable[[Path], Venv]:
         return Venv(root)
 
     return make
-
-
-def find_links(*folders: Path) -> str:
-    """PIP_FIND_LINKS with `folders` first, then whatever the caller's pip already used."""
-    inherited = os.environ.get("PIP_FIND_LINKS", "")
-    return " ".join([*(str(f) for f in folders), *inherited.split()])
