@@ -6,6 +6,7 @@ reported on its row and never hides the others.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -17,6 +18,10 @@ from kubesched.cli.output import echo_json
 from kubesched.errors import PluginError
 from kubesched.framework._points import POINTS
 from kubesched.framework._registry import Registry, hooks_of, points_of
+
+PIPED_WIDTH = 1000
+"""The table's width limit when stdout is not a terminal and COLUMNS is unset: every row
+whole, on one line per plugin (the table is as wide as its cells)."""
 
 
 def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
@@ -80,6 +85,9 @@ def command(output: str) -> None:
         cells = (r["name"], r["distribution"] or "-", r["version"] or "-", r["source"], points)
         table.add_row(*map(Text, cells), loaded)
     console = Console()
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        # Piped: no terminal to fit, so nothing is cut to a default 80 columns.
+        console = Console(width=PIPED_WIDTH)
     console.print(table)
     errors = Console(stderr=True)
     for r in records:
