@@ -11,6 +11,7 @@ from kubesched.testing.builders import (
     make_pod,
     resource_list,
 )
+from kubesched.testing.framework_harness import FrameworkHarness
 from kubesched.testing.harness import (
     PluginHarness,
     assert_batch_agrees,
@@ -27,6 +28,7 @@ __all__ = [
     "DEFAULT_NODE_PODS",
     "PAUSE_IMAGE",
     "Amount",
+    "FrameworkHarness",
     "NodeBuilder",
     "PluginHarness",
     "PodBuilder",
