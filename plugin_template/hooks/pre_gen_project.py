@@ -36,6 +36,7 @@ RESERVED = frozenset(
         "Registry",
         "Reservation",
         "Sequence",
+        "Simulate",
         "Status",
     }
 )

@@ -3,14 +3,15 @@
 {%- set name = cookiecutter.plugin_name -%}
 """The plugin in a whole profile, next to the default plugins, as `kubesched simulate` runs it.
 
-The default plugins come with the `kubesched` distribution, which the `test` extra installs.
+The default plugins come with the `kubesched` distribution, which the `test` extra installs;
+`kubesched_simulate` is a fixture of kubesched's pytest plugin (it comes with kubesched-core).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kubesched.testing import make_node, make_pod, simulate
+from kubesched.testing import Simulate, make_node, make_pod
 
 {{ from_import(cookiecutter.module_name, [name]) }}
 
@@ -46,13 +47,13 @@ PLUGINS = { {{- name }}.name: {{ name }}}
 PODS = [make_pod(f"web-{i}").namespace("shop").req(cpu="500m").obj() for i in range(4)]
 
 
-def test_the_default_profile_spreads_the_pods() -> None:
-    run = simulate(NODES, PODS)
+def test_the_default_profile_spreads_the_pods(kubesched_simulate: Simulate) -> None:
+    run = kubesched_simulate(NODES, PODS)
     assert set(run.placements.values()) == {"plain", "gold"}
 
 
-def test_the_profile_with_the_plugin_schedules_every_pod() -> None:
-    run = simulate(NODES, PODS, config=CONFIG, plugins=PLUGINS)
+def test_the_profile_with_the_plugin_schedules_every_pod(kubesched_simulate: Simulate) -> None:
+    run = kubesched_simulate(NODES, PODS, config=CONFIG, plugins=PLUGINS)
 {%- if points | select("in", ["pre_filter", "filter", "score"]) | list %}
     assert set(run.placements.values()) == {"gold"}
 {%- else %}

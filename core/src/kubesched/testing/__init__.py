@@ -19,6 +19,7 @@ from kubesched.testing.harness import (
     run_score,
 )
 from kubesched.testing.simulate import (
+    Simulate,
     SimulationLimitError,
     SimulationRun,
     simulate,
@@ -32,6 +33,7 @@ __all__ = [
     "NodeBuilder",
     "PluginHarness",
     "PodBuilder",
+    "Simulate",
     "SimulationLimitError",
     "SimulationRun",
     "assert_batch_agrees",
