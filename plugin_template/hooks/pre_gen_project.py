@@ -31,6 +31,7 @@ RESERVED = frozenset(
         "NodeScoreList",
         "Pod",
         "PodInfo",
+        "PluginHarness",
         "PreFilterResult",
         "QueuedPodInfo",
         "Registry",

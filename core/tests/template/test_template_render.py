@@ -228,7 +228,7 @@ def test_the_generated_code_is_mypy_strict_clean(
 
 @pytest.mark.parametrize(
     ("points", "passed"),
-    [pytest.param((), 21, id="default"), pytest.param(POINTS, 45, id="every point")],
+    [pytest.param((), 21, id="default"), pytest.param(POINTS, 51, id="every point")],
 )
 def test_the_generated_tests_pass(tmp_path: Path, points: tuple[str, ...], passed: int) -> None:
     project = render(tmp_path, points=points, no_input=True)

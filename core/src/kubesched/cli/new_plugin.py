@@ -30,6 +30,8 @@ POINTS = (
     "score",
     "reserve",
     "permit",
+    "pre_bind",
+    "bind",
     "post_bind",
 )
 """The extension points the template has an example for (its `_extension_point_choices`)."""
