@@ -77,6 +77,7 @@ def test_preemption_evicts_the_victim_and_binds_on_the_nominated_node(
     [result] = document["results"]
     assert result == {
         "pod": "default/urgent",
+        "profile": "default-scheduler",
         "node": "n1",
         "status": "Scheduled",
         "message": "",

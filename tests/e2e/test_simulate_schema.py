@@ -25,6 +25,8 @@ def test_every_emitted_field_is_documented(capsys: pytest.CaptureFixture[str]) -
     result = document["results"][0]
     node = next(iter(result["nodes"].values()))
     usage = document["summary"]["nodes"][0]
+    top_level = PAGE.split("## Top level", 1)[1].split("\n## ", 1)[0]
+    assert set(document) == set(re.findall(r"^\| `(\w+)` \|", top_level, re.M))
     assert set(result) == documented("results[]")
     assert set(document["summary"]) - {"nodes"} == documented("summary") - {"nodes"}
     assert set(usage) == documented("summary.nodes[]")

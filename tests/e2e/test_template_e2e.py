@@ -109,7 +109,8 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
         box.run(new_plugin, "new-plugin", plugin, "--no-input", *point_options)
     box.run(sys.executable, "-m", "venv", box.root / "venv")
     projects = [f"{box.project(plugin)}[test]" for plugin in PLUGINS]
-    distributions = [REPO / "core", *BUILTINS, REPO]  # REPO: `kubesched`, which `test` needs
+    # REPO: the `kubesched` meta-distribution, which the projects' `test` extra needs
+    distributions = [f"{REPO / 'core'}[new-plugin]", *BUILTINS, REPO]
     box.run(box.bin / "python", "-m", "pip", "install", "--quiet", *distributions, *projects)
     return box
 
@@ -183,7 +184,7 @@ def test_an_installed_core_renders_from_its_packaged_template(sandbox: Sandbox) 
         "new-plugin",
         "Packaged",
         "--no-input",
-        "-o",
+        "--output-dir",
         sandbox.root / "pkg",
     )
     assert (sandbox.root / "pkg" / "kubesched-packaged" / "pyproject.toml").is_file()

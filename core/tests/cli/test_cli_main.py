@@ -43,3 +43,47 @@ def test_help_and_version_load_no_framework(argv: list[str]) -> None:
     if argv == ["simulate", "--help"]:
         return  # a subcommand's own help may load its module
     assert heavy == "[]"
+
+
+def test_a_misspelt_load_plugins_entry_is_warned_about() -> None:
+    import os
+
+    env = {**os.environ, "KUBESCHED_LOAD_PLUGINS": "Coscheduling,Coschedulin"}
+    done = subprocess.run(
+        [sys.executable, "-c", "from kubesched.cli.main import main; main()", "config", "defaults"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert done.stderr.splitlines() == [
+        "warning: KUBESCHED_LOAD_PLUGINS names 'Coschedulin': no installed plugin or distribution"
+    ]
+    assert done.stdout.startswith("apiVersion: kubescheduler.config.k8s.io/v1")
+
+
+@pytest.mark.parametrize(
+    ("words", "cword", "expected"),
+    [
+        ("kubesched sim", 1, ["plain,simulate"]),
+        ("kubesched simulate x -o ", 4, ["plain,table", "plain,wide", "plain,json", "plain,yaml"]),
+        ("kubesched config validate x --out", 4, ["plain,--output"]),
+    ],
+)
+def test_shell_completion(words: str, cword: int, expected: list[str]) -> None:
+    import os
+
+    env = {
+        **os.environ,
+        "_KUBESCHED_COMPLETE": "bash_complete",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(cword),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from kubesched.cli.main import main; main()"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.stdout.split() == expected

@@ -161,8 +161,11 @@ KUBESCHED_PLUGINS = (
     "NodeName",
     "TaintToleration",
     "NodeAffinity",
+    "NodePorts",
     "NodeResourcesFit",
     "DefaultPreemption",
+    "NodeResourcesBalancedAllocation",
+    "ImageLocality",
     "DefaultBinder",
 )
 """The upstream plugins kubesched ships as built-in distributions."""

@@ -23,7 +23,7 @@ def use_registry(monkeypatch: pytest.MonkeyPatch) -> Any:
     """Make the CLI see `registry` as the installed plugins."""
 
     def use(registry: Registry) -> None:
-        monkeypatch.setattr("kubesched.cli.config.default_registry", lambda: registry)
+        monkeypatch.setattr("kubesched.cli.output.default_registry", lambda: registry)
 
     return use
 
@@ -66,8 +66,11 @@ def test_defaults_round_trip(
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
         "DefaultPreemption",
+        "NodeResourcesBalancedAllocation",
+        "ImageLocality",
         "DefaultBinder",
     ]
     assert profile["pluginConfig"][0]["args"] == {
@@ -119,7 +122,10 @@ BAD_CONFIGS = [
     (
         "unknown-plugin",
         HEADER + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeLabel\n",
-        ['profiles[0].plugins.filter.enabled[0]: FilterPlugin "NodeLabel" does not exist'],
+        [
+            "profiles[0].plugins.filter.enabled[0]: "
+            'FilterPlugin "NodeLabel" does not exist, did you mean "NodeName"?'
+        ],
     ),
     (
         "plugin-at-a-point-it-does-not-implement",
@@ -179,9 +185,18 @@ def test_bad_configs_exit_1_with_one_line_per_problem(
     use_registry(kubesched_registry)
     path = write(tmp_path, text)
     code, out, err = run(capsys, "config", subcommand, path)
-    assert (code, out) == (1, "")
+    assert code == 1
+    # `show` prints what reads, defaulted, before the problems; `validate` only the problems.
+    assert out == "" if subcommand == "validate" else out in ("", *_defaulted_documents(out))
     assert err.splitlines() == [f"{path}: {line}" for line in expected]
     assert "Traceback" not in err
+
+
+def _defaulted_documents(out: str) -> list[str]:
+    """`out` if it is a defaulted KubeSchedulerConfiguration document, else nothing."""
+    document = yaml.safe_load(out) if out else None
+    is_config = isinstance(document, dict) and document.get("kind") == "KubeSchedulerConfiguration"
+    return [out] if is_config and "podMaxBackoffSeconds" in document else []
 
 
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -206,6 +221,7 @@ def test_validate_json(
         "file": bad,
         "valid": False,
         "errors": ["parallelism: Invalid value: -1: should be an integer value greater than zero"],
+        "warnings": [],
     }
     code, out, _ = run(capsys, "config", "validate", str(EXAMPLE), "-o", "json")
     assert code == 0
@@ -215,17 +231,29 @@ def test_validate_json(
 INSTALLED_DEFAULT_PROFILE = {
     "preEnqueue": ["SchedulingGates"],
     "queueSort": ["PrioritySort"],
-    "preFilter": ["NodeAffinity", "NodeResourcesFit"],
+    "preFilter": ["NodeAffinity", "NodePorts", "NodeResourcesFit"],
     "filter": [
         "NodeUnschedulable",
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
     ],
     "postFilter": ["DefaultPreemption"],
-    "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit"],
-    "score": [("NodeResourcesFit", 2), ("TaintToleration", 3), ("NodeAffinity", 2)],
+    "preScore": [
+        "TaintToleration",
+        "NodeAffinity",
+        "NodeResourcesFit",
+        "NodeResourcesBalancedAllocation",
+    ],
+    "score": [
+        ("NodeResourcesFit", 2),
+        ("TaintToleration", 3),
+        ("NodeAffinity", 2),
+        ("NodeResourcesBalancedAllocation", 1),
+        ("ImageLocality", 1),
+    ],
     "reserve": [],
     "permit": [],
     "preBind": [],
@@ -335,7 +363,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "intel.com/bar",
     ]
     assert document["defaultPluginsNotInstalled"] == [
-        "NodePorts",
         "VolumeRestrictions",
         "NodeVolumeLimits",
         "VolumeBinding",
@@ -343,8 +370,6 @@ def test_show_documented_config_with_kubesched_plugins(
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "NodeResourcesBalancedAllocation",
-        "ImageLocality",
     ]
     assert document["notes"][0].startswith("upstream default plugins not installed here")
 
@@ -369,8 +394,13 @@ def test_show_with_the_installed_built_in_plugins(capsys: pytest.CaptureFixture[
     ]
     if missing:
         pytest.skip(f"built-in plugins not installed: {missing}")
+    expected = dict(INSTALLED_DEFAULT_PROFILE)
+    if "PodTopologySpread" in registry:
+        # Its Score is disabled in the example; PreFilter, Filter and PreScore stay.
+        for point in ("preFilter", "filter", "preScore"):
+            expected[point] = [*expected[point], "PodTopologySpread"]
     default, _ = _show(capsys, "json")["profiles"]
-    assert _points(default) == INSTALLED_DEFAULT_PROFILE
+    assert _points(default) == expected
 
 
 def test_show_notes_unused_args(

@@ -82,12 +82,14 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeName"),
         Plugin("TaintToleration", 3),
         Plugin("NodeAffinity", 2),
+        Plugin("NodePorts"),
         Plugin("NodeResourcesFit", 1),
         Plugin("DefaultPreemption"),
+        Plugin("NodeResourcesBalancedAllocation", 1),
+        Plugin("ImageLocality", 1),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
-        "NodePorts",
         "VolumeRestrictions",
         "NodeVolumeLimits",
         "VolumeBinding",
@@ -95,8 +97,6 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "NodeResourcesBalancedAllocation",
-        "ImageLocality",
     ]
 
 
@@ -409,6 +409,7 @@ def test_default_config_with_kubesched_plugins(kubesched_registry: Registry) -> 
     assert [c.name for c in profile.plugin_config] == [
         "DefaultPreemption",
         "NodeAffinity",
+        "NodeResourcesBalancedAllocation",
         "NodeResourcesFit",
     ]
 

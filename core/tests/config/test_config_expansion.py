@@ -287,17 +287,16 @@ def test_duplicate_plugin_at_one_point(registry: Registry) -> None:
 def test_unknown_multi_point_plugin_is_reported_once(registry: Registry) -> None:
     plugins = _with_sort_and_bind(Plugins(multi_point=ps(["Nope"])))
     _, errors = build_one(plugins, registry)
-    # Upstream names the first extension point it expands, PreFilter.
-    assert errors == [
-        'profiles[0].plugins.multiPoint.enabled: PreFilterPlugin "Nope" does not exist'
-    ]
+    # Upstream names the first extension point it expands ("PreFilterPlugin"), which
+    # misleads when the plugin is meant for another point; a multiPoint entry has none.
+    assert errors == ['profiles[0].plugins.multiPoint.enabled: plugin "Nope" does not exist']
 
 
 def test_unknown_upstream_plugin_says_it_is_not_installed(registry: Registry) -> None:
-    plugins = _with_sort_and_bind(Plugins(score=ps([("PodTopologySpread", 2)])))
+    plugins = _with_sort_and_bind(Plugins(score=ps([("VolumeBinding", 1)])))
     _, errors = build_one(plugins, registry)
     assert errors == [
-        'profiles[0].plugins.score.enabled[0]: ScorePlugin "PodTopologySpread" does not exist '
+        'profiles[0].plugins.score.enabled[0]: ScorePlugin "VolumeBinding" does not exist '
         "(an upstream default plugin that is not installed here)"
     ]
 

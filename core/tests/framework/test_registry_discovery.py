@@ -166,3 +166,54 @@ def test_register_in_code_and_merge_conflicts() -> None:
         a.register("X", object)
     with pytest.raises(PluginError, match='plugin "X" is provided by more than one source'):
         a.merge(b)
+
+
+def _filter_errors(registry: Registry, name: str) -> list[str]:
+    from kubesched.config import KubeSchedulerProfile, Plugin, Plugins, PluginSet
+    from kubesched.profile import build_profiles
+
+    plugins = Plugins(filter=PluginSet(enabled=[Plugin(name)]))
+    _, errors = build_profiles([KubeSchedulerProfile(plugins=plugins)], registry)
+    return [e for e in errors if name in e]
+
+
+@pytest.mark.parametrize(
+    ("environ", "why"),
+    [
+        ({"KUBESCHED_LOAD_PLUGINS": "NodeName"}, "KUBESCHED_LOAD_PLUGINS does not name it"),
+        (
+            {"KUBESCHED_DISABLE_PLUGIN_AUTOLOAD": "1"},
+            "KUBESCHED_DISABLE_PLUGIN_AUTOLOAD is set and KUBESCHED_LOAD_PLUGINS does not name it",
+        ),
+    ],
+)
+def test_a_plugin_held_back_by_a_switch_says_which(
+    site: Path, environ: dict[str, str], why: str
+) -> None:
+    make_dist(site, "kubesched-pinned", "1.2.0", {"Pinned": "fakeplugin_pinned:Pinned"}, GOOD)
+    registry = Registry.discover(environ)
+    assert registry.held_back["Pinned"] == why
+    assert _filter_errors(registry, "Pinned") == [
+        'profiles[0].plugins.filter.enabled[0]: FilterPlugin "Pinned" does not exist '
+        f"(it is installed, but {why})"
+    ]
+
+
+def test_load_plugins_naming_nothing_installed_is_a_warning(site: Path) -> None:
+    make_dist(site, "kubesched-pinned", "1.2.0", {"Pinned": "fakeplugin_pinned:Pinned"}, GOOD)
+    registry = Registry.discover({"KUBESCHED_LOAD_PLUGINS": "Pinned, Pined"})
+    assert "Pinned" in registry
+    assert registry.warnings == [
+        "KUBESCHED_LOAD_PLUGINS names 'Pined': no installed plugin or distribution"
+    ]
+
+
+def test_missing_plugin_messages_say_what_to_do() -> None:
+    assert _filter_errors(Registry(), "NodeName") == [
+        'profiles[0].plugins.filter.enabled[0]: FilterPlugin "NodeName" does not exist '
+        "(it is not installed; install it with: pip install kubesched-nodename)"
+    ]
+    assert _filter_errors(Registry.discover({}), "TaintTolerations") == [
+        'profiles[0].plugins.filter.enabled[0]: FilterPlugin "TaintTolerations" does not exist, '
+        'did you mean "TaintToleration"?'
+    ]

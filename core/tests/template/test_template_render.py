@@ -350,7 +350,7 @@ def test_free_text_answers_cannot_break_the_pyproject(tmp_path: Path) -> None:
 def test_a_bad_plugin_name_is_one_line_and_exit_2(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
 ) -> None:
-    assert main(["new-plugin", name, "--no-input", "-o", str(tmp_path / "out")]) == 2
+    assert main(["new-plugin", name, "--no-input", "-d", str(tmp_path / "out")]) == 2
     err = capfd.readouterr().err
     assert err == (
         f"error: plugin_name {name!r} is not a CamelCase identifier: a capital letter, "
@@ -376,7 +376,7 @@ def test_the_installed_command_exits_2_with_the_hook_line(tmp_path: Path) -> Non
 def test_a_name_python_or_the_generated_code_uses_is_rejected(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], name: str
 ) -> None:
-    assert main(["new-plugin", name, "--no-input", "-o", str(tmp_path)]) == 2
+    assert main(["new-plugin", name, "--no-input", "-d", str(tmp_path)]) == 2
     assert capfd.readouterr().err == (
         f"error: plugin_name {name!r} is taken by Python or the generated code\n"
     )
@@ -427,7 +427,7 @@ def test_the_hook_rejects_other_bad_answers(
 
 def test_an_unknown_point_option_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["new-plugin", "Tier", "--no-input", "--point", "bogus", "-o", str(tmp_path)])
+        main(["new-plugin", "Tier", "--no-input", "--point", "bogus", "-d", str(tmp_path)])
     assert exit_info.value.code == 2
     assert not any(tmp_path.iterdir())
 
@@ -438,7 +438,7 @@ def test_an_existing_project_folder_is_not_overwritten(
     (tmp_path / "kubesched-tier").mkdir()
     (tmp_path / "kubesched-tier" / "mine.txt").write_text("keep me")
     with pytest.raises(SystemExit) as exit_info:
-        main(["new-plugin", "Tier", "--no-input", "-o", str(tmp_path)])
+        main(["new-plugin", "Tier", "--no-input", "-d", str(tmp_path)])
     assert exit_info.value.code == 2
     err = capfd.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
@@ -497,3 +497,14 @@ def test_any_camel_case_name_renders_a_matching_lint_clean_package(
     assert check.returncode == 0, check.stdout
     fmt = run(sys.executable, "-m", "ruff", "format", "--check", "--no-cache", ".", cwd=project)
     assert fmt.returncode == 0, fmt.stdout
+
+
+def test_without_cookiecutter_new_plugin_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "cookiecutter.main", None)
+    with pytest.raises(SystemExit) as exited:
+        main(["new-plugin", "Tier", "--no-input", "-d", str(tmp_path)])
+    assert exited.value.code == 1
+    assert "pip install 'kubesched-core[new-plugin]'" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from kubesched import hookimpl
 from kubesched.api import PREEMPT_NEVER, Pod, PodDisruptionBudget
@@ -21,7 +22,7 @@ from kubesched.framework import (
     Status,
 )
 from kubesched_defaultpreemption.args import DefaultPreemptionArgs
-from kubesched_defaultpreemption.candidates import Candidate, select_candidate
+from kubesched_defaultpreemption.candidates import Candidate, choose_candidate
 from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption
 from kubesched_defaultpreemption.executor import (
     DISRUPTION_TARGET,
@@ -59,6 +60,25 @@ def nodes_where_preemption_might_help(
     """The nodes whose Filter status is Unschedulable, in snapshot order: evicting pods
     cannot help where it is UnschedulableAndUnresolvable, nor on nodes with no status."""
     return [n for n in all_nodes if node_statuses.get(n.name, _ABSENT).code == Code.UNSCHEDULABLE]
+
+
+def explain_choice(
+    candidates: Sequence[Candidate], chosen: Candidate, decided_by: str
+) -> dict[str, Any]:
+    """What `simulate --explain` shows of a preemption: every candidate the dry run found,
+    with its victims (most important first) and PDB violations, and why one won."""
+    return {
+        "candidates": [
+            {
+                "node": c.node_name,
+                "victims": [v.key for v in c.victims],
+                "pdbViolations": c.num_pdb_violations,
+            }
+            for c in candidates
+        ],
+        "chosen": chosen.node_name,
+        "decidedBy": decided_by,
+    }
 
 
 class DefaultPreemption:
@@ -126,12 +146,13 @@ class DefaultPreemption:
                 absent_nodes_status=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL_REASON),
             )
             return Status(Code.UNSCHEDULABLE, FitError(pod, len(all_nodes), diagnosis).message())
-        best = select_candidate(result.candidates)
+        best, decided_by = choose_candidate(result.candidates)
         status = prepare_candidate(self.handle, self.name, best, pod)
         if status is not None:
             return status
         evicted = tuple(v.key for v in best.victims if v.metadata.deletion_timestamp is None)
-        return PostFilterResult(best.node_name, evicted)  # terminating victims are not new
+        details = explain_choice(result.candidates, best, decided_by)
+        return PostFilterResult(best.node_name, evicted, details)  # terminating: not new
 
     def pod_eligible_to_preempt_others(
         self, pod: Pod, nominated_node_status: Status

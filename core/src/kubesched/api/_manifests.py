@@ -161,6 +161,12 @@ def _unwrap(
         yield from _unwrap(item, f"{prefix}items[{i}].", kind.removesuffix("List"), place)
 
 
+def _looks_like_an_object(document: Any) -> bool:
+    """Whether a document could be a Kubernetes object: a mapping with `apiVersion` or `kind`
+    (a stray values.yaml in a directory of manifests is not, and is skipped)."""
+    return isinstance(document, Mapping) and ("apiVersion" in document or "kind" in document)
+
+
 def _identity(raw: Mapping[str, Any], kind: str) -> tuple[str, str]:
     """(namespace, name) as given; Pods and PDBs default to `default`, Nodes and
     PriorityClasses are cluster-scoped."""
@@ -210,9 +216,13 @@ def load_manifests(source: str | Path) -> ClusterObjects:
     first_seen: dict[tuple[str, str, str], _Place] = {}
     bound: list[tuple[str, str, _Place]] = []
     finished = 0
+    in_directory = source != STDIN and Path(source).is_dir()
     for file, text in _sources(source):
         for index, document in _documents(file, text):
             place = _Place(file, index)
+            if in_directory and not _looks_like_an_object(document):
+                warnings.append(f"{file}: document {index}: skipped, not a Kubernetes object")
+                continue
             for where, raw in _objects(document, place):
                 kind = raw["kind"]
                 if not isinstance(kind, str) or not kind:

@@ -176,6 +176,9 @@ class PodSpec:
     tolerations: list[Toleration] = field(factory=list)
     scheduling_gates: list[PodSchedulingGate] = field(factory=list)
     topology_spread_constraints: list[TopologySpreadConstraint] = field(factory=list)
+    resources: ResourceRequirements | None = None
+    """Pod-level requests and limits (PodLevelResources, on by default since 1.34): for
+    cpu, memory and hugepages they stand for the whole pod instead of its containers' sum."""
 
 
 @frozen

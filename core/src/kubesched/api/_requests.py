@@ -2,15 +2,17 @@
 
 Regular containers add up; init containers run one at a time, so the pod needs
 the largest of them; restartable (sidecar) init containers keep running, so
-they add to everything that starts after them; pod overhead is added last.
+they add to everything that starts after them. Pod-level requests
+(`spec.resources`, PodLevelResources) then replace that sum for the resources
+they may name: cpu, memory and hugepages. Pod overhead is added last.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from kubesched.api._pod import RESTART_POLICY_ALWAYS, Container, Pod
-from kubesched.api._resources import CPU, MEMORY, ResourceList
+from kubesched.api._resources import CPU, MEMORY, ResourceList, is_hugepage_resource_name
 
 DEFAULT_MILLI_CPU_REQUEST = 100
 """Upstream's DefaultMilliCPURequest: CPU assumed for scoring a container that asks for none."""
@@ -44,30 +46,57 @@ def _max(into: ResourceList, other: Mapping[str, int]) -> None:
             into[name] = amount
 
 
+def is_pod_level_resource(name: str) -> bool:
+    """Whether pod-level resources may name this resource (upstream's
+    IsSupportedPodLevelResource): cpu, memory and hugepages."""
+    return name in (CPU, MEMORY) or is_hugepage_resource_name(name)
+
+
 def pod_requests(pod: Pod, non_missing: Mapping[str, int] | None = None) -> ResourceList:
     """The pod's total request per resource.
 
     `non_missing` gives values for resources a container leaves unset (upstream's
     NonMissingContainerRequests); pass `NON_ZERO_DEFAULTS` for the scoring view.
     """
-    reqs: ResourceList = {}
+    reqs = container_requests(pod, non_missing)
+    pod_level = pod.spec.resources
+    if pod_level is not None:
+        for name, amount in pod_level.requests.items():
+            if is_pod_level_resource(name):
+                reqs[name] = amount
+    _add(reqs, pod.spec.overhead)
+    return reqs
+
+
+def container_requests(pod: Pod, non_missing: Mapping[str, int] | None = None) -> ResourceList:
+    """The containers' request per resource, without pod-level requests or overhead
+    (upstream's AggregateContainerRequests)."""
+    return _aggregate(pod, lambda c: _container_requests(c, non_missing))
+
+
+def container_limits(pod: Pod) -> ResourceList:
+    """The containers' limit per resource, added up the same way (AggregateContainerLimits)."""
+    return _aggregate(pod, lambda c: c.resources.limits)
+
+
+def _aggregate(pod: Pod, amounts: Callable[[Container], Mapping[str, int]]) -> ResourceList:
+    total: ResourceList = {}
     for c in pod.spec.containers:
-        _add(reqs, _container_requests(c, non_missing))
+        _add(total, amounts(c))
     sidecars: ResourceList = {}
     init_peak: ResourceList = {}
     for c in pod.spec.init_containers:
-        creqs = _container_requests(c, non_missing)
+        own = amounts(c)
         if c.restart_policy == RESTART_POLICY_ALWAYS:
-            _add(reqs, creqs)
-            _add(sidecars, creqs)
+            _add(total, own)
+            _add(sidecars, own)
             step = sidecars
         else:
-            step = dict(creqs)
+            step = dict(own)
             _add(step, sidecars)
         _max(init_peak, step)
-    _max(reqs, init_peak)
-    _add(reqs, pod.spec.overhead)
-    return reqs
+    _max(total, init_peak)
+    return total
 
 
 def sum_requests(lists: Iterable[Mapping[str, int]]) -> ResourceList:

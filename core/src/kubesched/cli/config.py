@@ -18,11 +18,26 @@ from typing import Any, NoReturn
 import click
 import yaml
 
-from kubesched.cli.output import API_VERSION
-from kubesched.config import config_document, default_config
+from kubesched.cli.output import API_VERSION, discovered_registry
+from kubesched.config import (
+    KubeSchedulerConfiguration,
+    apply_defaults,
+    config_document,
+    default_config,
+    read_config,
+    read_text,
+)
+from kubesched.config.loader import source_name
+from kubesched.config.plugin_args import structure_plugin_args
 from kubesched.errors import ConfigError
-from kubesched.framework import default_registry
-from kubesched.profile import construction_errors, effective_document, load_profiles
+from kubesched.framework import Registry
+from kubesched.profile import (
+    config_warnings,
+    construction_errors,
+    effective_document,
+    load_profiles,
+    parse_profiles,
+)
 
 _OUTPUT = click.option(
     "--output",
@@ -32,7 +47,7 @@ _OUTPUT = click.option(
     show_default=True,
     help="Output format.",
 )
-_FILE = click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
+_FILE = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 
 
 def _print(document: dict[str, Any], output: str) -> None:
@@ -59,7 +74,7 @@ def command() -> None:
 @_OUTPUT
 def defaults(output: str) -> None:
     """Print the default configuration (upstream's defaults, restricted to installed plugins)."""
-    registry = default_registry()
+    registry = discovered_registry()
     _print(config_document(default_config(registry), registry), output)
 
 
@@ -68,39 +83,45 @@ def defaults(output: str) -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "yaml"]),
     default="text",
     show_default=True,
-    help="Output format; json prints a ValidationResult document either way.",
+    help="Output format; json and yaml print a ValidationResult document either way.",
 )
 def validate(file: str, output: str) -> None:
-    """Check FILE as kube-scheduler would; exit 1 listing every problem."""
-    registry = default_registry()
+    """Check FILE (or - for standard input) as kube-scheduler would; exit 1 listing every
+    problem. Warnings (args for a plugin that is not installed or not enabled) do not fail."""
+    registry = discovered_registry()
+    source = source_name(file)
     try:
         cfg, profiles = load_profiles(file, registry)
         errors = construction_errors(profiles, registry)
         if errors:
-            raise ConfigError(errors, file=file)
+            raise ConfigError(errors, file=source)
     except ConfigError as exc:
-        if output == "json":
-            _print(_validation_result(file, exc.errors), "json")
+        if output != "text":
+            _print(_validation_result(source, exc.errors, []), output)
             raise click.exceptions.Exit(1) from None
         _fail(exc)
-    if output == "json":
-        _print(_validation_result(file, []), "json")
+    warnings = config_warnings(cfg, profiles, registry)
+    if output != "text":
+        _print(_validation_result(source, [], warnings), output)
         return
+    for warning in warnings:
+        click.echo(f"warning: {source}: {warning}", err=True)
     names = ", ".join(p.scheduler_name or "" for p in cfg.profiles)
     count = len(cfg.profiles)
-    click.echo(f"{file}: OK ({count} profile{'s' if count != 1 else ''}: {names})")
+    click.echo(f"{source}: OK ({count} profile{'s' if count != 1 else ''}: {names})")
 
 
-def _validation_result(file: str, errors: list[str]) -> dict[str, Any]:
+def _validation_result(file: str, errors: list[str], warnings: list[str]) -> dict[str, Any]:
     return {
         "apiVersion": API_VERSION,
         "kind": "ValidationResult",
         "file": file,
         "valid": not errors,
         "errors": errors,
+        "warnings": warnings,
     }
 
 
@@ -108,11 +129,30 @@ def _validation_result(file: str, errors: list[str]) -> dict[str, Any]:
 @_FILE
 @_OUTPUT
 def show(file: str, output: str) -> None:
-    """Print the effective profiles of FILE: plugins per extension point, weights, args."""
-    registry = default_registry()
+    """Print the effective profiles of FILE (or - for standard input): plugins per extension
+    point, weights, args. When FILE does not validate, print it defaulted in upstream's
+    form (defaulting runs before validation), then the problems, and exit 1."""
+    registry = discovered_registry()
+    source = source_name(file)
     try:
-        cfg, profiles = load_profiles(file, registry)
+        text = read_text(file)
     except ConfigError as exc:
+        _fail(exc)
+    try:
+        cfg, profiles = parse_profiles(text, registry, source=source)
+    except ConfigError as exc:
+        defaulted = _defaulted(text, registry)
+        if defaulted is not None:
+            _print(config_document(defaulted, registry), output)
         _fail(exc)
     document = {"apiVersion": API_VERSION, **effective_document(cfg, profiles, registry)}
     _print(document, output)
+
+
+def _defaulted(text: str, registry: Registry) -> KubeSchedulerConfiguration | None:
+    """The configuration in `text` after upstream's defaulting, if it reads at all."""
+    try:
+        cfg = apply_defaults(read_config(text), registry)
+    except ConfigError:
+        return None
+    return structure_plugin_args(cfg, registry)[0]

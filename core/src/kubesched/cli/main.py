@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -53,10 +54,14 @@ def cli() -> None:
     """kubesched: the Kubernetes scheduling framework as a Python plugin ecosystem."""
 
 
+COMPLETE_VAR = "_KUBESCHED_COMPLETE"
+"""Set by the shell completion scripts click generates (see docs/reference/cli.md)."""
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning user errors into one line and an exit code."""
     args = sys.argv[1:] if argv is None else argv
-    if not args:  # the command alone: its help, and success
+    if not args and COMPLETE_VAR not in os.environ:  # the command alone: help, and success
         with click.Context(cli, info_name="kubesched", **cli.context_settings) as ctx:
             click.echo(ctx.get_help())
         return 0

@@ -14,8 +14,6 @@ import re
 from pathlib import Path
 
 import click
-from cookiecutter.exceptions import FailedHookException, OutputDirExistsException
-from cookiecutter.main import cookiecutter
 
 from kubesched.errors import InputError, KubeschedError
 
@@ -68,6 +66,14 @@ def render(
     A rejected answer (the hook has printed why) raises `click.exceptions.Exit(2)`;
     an existing project folder raises `InputError`.
     """
+    try:
+        from cookiecutter.exceptions import FailedHookException, OutputDirExistsException
+        from cookiecutter.main import cookiecutter
+    except ImportError:
+        raise KubeschedError(
+            "new-plugin needs cookiecutter, which kubesched-core installs only on request: "
+            "pip install 'kubesched-core[new-plugin]' (or the whole of kubesched)"
+        ) from None
     answers: dict[str, str] = {}
     if plugin_name is None and not no_input:
         plugin_name = click.prompt("Plugin name (CamelCase, as profiles will name it)")
@@ -127,7 +133,7 @@ def next_steps(project: Path) -> str:
 @click.argument("name", required=False)
 @click.option("--no-input", is_flag=True, help="Do not prompt: use NAME and the defaults.")
 @click.option(
-    "-o",
+    "-d",
     "--output-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("."),

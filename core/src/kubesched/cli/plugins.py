@@ -6,7 +6,6 @@ reported on its row and never hides the others.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import click
@@ -14,14 +13,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kubesched.cli.output import echo_json
+from kubesched.cli.output import discovered_registry, echo_document, stdout_console
 from kubesched.errors import PluginError
 from kubesched.framework._points import POINTS
 from kubesched.framework._registry import Registry, hooks_of, points_of
-
-PIPED_WIDTH = 1000
-"""The table's width limit when stdout is not a terminal and COLUMNS is unset: every row
-whole, on one line per plugin (the table is as wide as its cells)."""
 
 
 def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
@@ -61,17 +56,17 @@ def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
 @click.option(
     "--output",
     "-o",
-    type=click.Choice(["table", "json"]),
+    type=click.Choice(["table", "json", "yaml"]),
     default="table",
     show_default=True,
-    help="Output format; json is a versioned, documented API.",
+    help="Output format; json and yaml are a versioned, documented API.",
 )
 def command(output: str) -> None:
     """List every discovered plugin: name, distribution, version, in-tree or out-of-tree,
     the extension points it implements, and whether it loaded."""
-    records = describe_plugins(Registry.discover())
-    if output == "json":
-        echo_json({"plugins": records})
+    records = describe_plugins(discovered_registry(fresh=True))
+    if output != "table":
+        echo_document({"plugins": records}, output)
         return
     table = Table(title="kubesched plugins")
     for column in ("Name", "Distribution", "Version", "Source", "Extension points", "Loaded"):
@@ -84,11 +79,7 @@ def command(output: str) -> None:
             points += f" (batch: {batch})"
         cells = (r["name"], r["distribution"] or "-", r["version"] or "-", r["source"], points)
         table.add_row(*map(Text, cells), loaded)
-    console = Console()
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        # Piped: no terminal to fit, so nothing is cut to a default 80 columns.
-        console = Console(width=PIPED_WIDTH)
-    console.print(table)
+    stdout_console().print(table)
     errors = Console(stderr=True)
     for r in records:
         if r["error"]:

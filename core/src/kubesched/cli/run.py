@@ -17,8 +17,8 @@ from types import FrameType
 
 import click
 
+from kubesched.cli.output import discovered_registry
 from kubesched.errors import ConfigError, InputError
-from kubesched.framework import default_registry
 from kubesched.profile import load_profiles
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
@@ -73,7 +73,7 @@ def command(
     seed: int,
 ) -> None:
     """Schedule the pods of a live cluster that name this scheduler's profiles."""
-    registry = default_registry()
+    registry = discovered_registry()
     try:
         cfg, profiles = load_profiles(config, registry)
     except ConfigError as exc:

@@ -8,6 +8,7 @@ profiles from it (which plugins exist, what they implement) is
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -83,16 +84,31 @@ def read_config(text: str, *, source: str | None = None) -> KubeSchedulerConfigu
         raise ConfigError(exc.errors, file=source) from None
 
 
+STDIN = "-"
+"""The path that stands for standard input; errors name it `<stdin>`."""
+
+
+def source_name(path: str | Path) -> str:
+    """How messages name a configuration's source."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 def read_text(path: str | Path) -> str:
-    """A configuration file's text; ConfigError naming the file when it cannot be read."""
+    """A configuration file's text (`-`: standard input, as UTF-8); ConfigError naming the
+    file when it cannot be read."""
     try:
+        if str(path) == STDIN:
+            buffer = getattr(sys.stdin, "buffer", None)
+            return sys.stdin.read() if buffer is None else str(buffer.read().decode("utf-8"))
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(
-            [f"cannot read the file: {exc.strerror or exc}"], file=str(path)
+            [f"cannot read the file: {exc.strerror or exc}"], file=source_name(path)
         ) from None
     except UnicodeDecodeError:
-        raise ConfigError(["cannot read the file: not UTF-8 text"], file=str(path)) from None
+        raise ConfigError(
+            ["cannot read the file: not UTF-8 text"], file=source_name(path)
+        ) from None
 
 
 def parse_config(
@@ -110,4 +126,4 @@ def parse_config(
 def load_config(path: str | Path, catalog: PluginCatalog) -> KubeSchedulerConfiguration:
     """The configuration file at `path`, defaulted and validated, plugin args typed with
     `catalog`; ConfigError listing every problem."""
-    return parse_config(read_text(path), catalog, source=str(path))
+    return parse_config(read_text(path), catalog, source=source_name(path))

@@ -53,13 +53,18 @@ Commands:
 
 - `kubesched config defaults [--output yaml|json]`: the configuration kubesched runs
   without a file, in this format.
-- `kubesched config validate FILE [--output text|json]`: exit status 0 and one `OK` line,
-  or 1 and one line per problem on stderr; `--output json` prints
-  `{{apiVersion: kubesched.io/v1alpha1, kind: ValidationResult, file, valid, errors}}`
+- `kubesched config validate FILE [--output text|json|yaml]`: exit status 0 and one `OK` line
+  (warnings about args nothing uses on stderr), or 1 and one line per problem on stderr;
+  `--output json` prints
+  `{{apiVersion: kubesched.io/v1alpha1, kind: ValidationResult, file, valid, errors, warnings}}`
   either way.
 - `kubesched config show FILE [--output yaml|json]`: the effective profiles after
   defaulting, merging and multiPoint expansion (see
-  [EffectiveConfiguration](#the-effectiveconfiguration-document)).
+  [EffectiveConfiguration](#the-effectiveconfiguration-document)). A file that does not
+  validate is printed defaulted, in this format (upstream defaults before it validates),
+  followed by its problems on stderr, and the command exits 1.
+
+`FILE` may be `-` for standard input, as may `simulate --config`.
 """
 
 _MERGE = """\

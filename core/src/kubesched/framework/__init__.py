@@ -45,6 +45,7 @@ from kubesched.framework._types import (
     PostFilterResult,
     PreFilterResult,
     QueuedPodInfo,
+    host_ports,
 )
 from kubesched.framework._waiting_pods import MAX_PERMIT_TIMEOUT
 from kubesched.framework.hookspecs import hookimpl, hookspec
@@ -94,6 +95,7 @@ __all__ = [
     "default_registry",
     "hookimpl",
     "hookspec",
+    "host_ports",
     "is_success",
     "points_of",
 ]

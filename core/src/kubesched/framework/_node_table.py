@@ -85,6 +85,11 @@ class RowView(Sequence[T]):
     def __len__(self) -> int:
         return len(self._rows)
 
+    @property
+    def rows(self) -> NDArray[np.intp]:
+        """The table rows viewed, in order (a batch form can index columns with them)."""
+        return self._rows
+
     @overload
     def __getitem__(self, i: int) -> T: ...
 

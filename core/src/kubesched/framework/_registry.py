@@ -52,6 +52,10 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "TaintToleration",
         "DefaultBinder",
         "DefaultPreemption",
+        "PodTopologySpread",
+        "NodePorts",
+        "NodeResourcesBalancedAllocation",
+        "ImageLocality",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""
@@ -95,6 +99,10 @@ class Registry:
         self._specs: dict[str, PluginSpec] = {}
         self._factories: dict[str, PluginFactory] = {}
         self._conflicts: dict[str, list[PluginSpec]] = {}
+        self.held_back: dict[str, str] = {}
+        """Installed plugins the environment switches kept out -> which switch, and how."""
+        self.warnings: list[str] = []
+        """What the environment switches asked for that makes no sense."""
 
     @classmethod
     def discover(cls, environ: Mapping[str, str] | None = None) -> Registry:
@@ -104,6 +112,7 @@ class Registry:
         autoload = env.get(DISABLE_AUTOLOAD_ENV, "").strip().lower() not in {"1", "true", "yes"}
         registry = cls()
         seen: set[str] = set()
+        matched: set[str] = set()
         for dist in md.distributions():
             dist_name = normalize_distribution_name(dist.metadata["Name"] or "")
             if dist_name in seen:
@@ -113,12 +122,23 @@ class Registry:
                 if ep.group != ENTRY_POINT_GROUP:
                     continue
                 source = IN_TREE if dist_name in IN_TREE_DISTRIBUTIONS else OUT_OF_TREE
-                if source == OUT_OF_TREE:
-                    named = wanted is not None and (ep.name in wanted or dist_name in wanted)
-                    if (wanted is not None or not autoload) and not named:
-                        continue
+                named = wanted is not None and (ep.name in wanted or dist_name in wanted)
+                if named:
+                    matched.update({ep.name, dist_name})
+                if source == OUT_OF_TREE and (wanted is not None or not autoload) and not named:
+                    unnamed = f"{LOAD_PLUGINS_ENV} does not name it"
+                    registry.held_back[ep.name] = (
+                        unnamed
+                        if wanted is not None
+                        else f"{DISABLE_AUTOLOAD_ENV} is set and {unnamed}"
+                    )
+                    continue
                 spec = PluginSpec(ep.name, source, dist_name, dist.version, ep.value)
                 registry._add(spec)
+        for unknown in sorted((wanted or set()) - matched):
+            registry.warnings.append(
+                f"{LOAD_PLUGINS_ENV} names {unknown!r}: no installed plugin or distribution"
+            )
         return registry
 
     def _add(self, spec: PluginSpec, factory: PluginFactory | None = None) -> None:
@@ -129,6 +149,10 @@ class Registry:
         self._specs[spec.name] = spec
         if factory is not None:
             self._factories[spec.name] = factory
+
+    def names(self) -> list[str]:
+        """Every plugin name, sorted (for suggestions)."""
+        return sorted(self._specs)
 
     def register(self, name: str, factory: PluginFactory, *, source: str = OUT_OF_TREE) -> None:
         """Register a plugin in code (upstream's app.WithPlugin); a taken name is an error."""

@@ -24,16 +24,19 @@ from kubesched.profile._compose import (
     parse_profiles,
     scheduler_settings,
 )
-from kubesched.profile._output import EFFECTIVE_KIND, effective_document, notes
+from kubesched.profile._coverage import FEATURES, unchecked_features
+from kubesched.profile._output import EFFECTIVE_KIND, config_warnings, effective_document, notes
 
 __all__ = [
     "EFFECTIVE_KIND",
+    "FEATURES",
     "EffectiveProfile",
     "Loaded",
     "build_profiles",
     "build_scheduler",
     "build_simulation",
     "check_config",
+    "config_warnings",
     "construction_errors",
     "effective_document",
     "effective_profiles",
@@ -41,4 +44,5 @@ __all__ = [
     "notes",
     "parse_profiles",
     "scheduler_settings",
+    "unchecked_features",
 ]

@@ -16,6 +16,7 @@ caused it.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,11 +42,18 @@ def _already_registered(at: str, name: str, point: str) -> str:
     return f'{at}: plugin "{name}" already registered as "{POINTS[point].plugin_type}"'
 
 
-def _does_not_exist(point: str, name: str) -> str:
-    message = f'{POINTS[point].plugin_type} "{name}" does not exist'
+def _does_not_exist(point: str | None, name: str, registry: Registry) -> str:
+    """Upstream's `<Point>Plugin "X" does not exist`, and why, and what to do about it."""
+    kind = POINTS[point].plugin_type if point is not None else "plugin"
+    message = f'{kind} "{name}" does not exist'
     hint = install_hint(name)
-    if hint is not None:
+    close = difflib.get_close_matches(name, registry.names(), n=1)
+    if name in registry.held_back:
+        message += f" (it is installed, but {registry.held_back[name]})"
+    elif hint is not None:
         message += f" (it is not installed; install it with: {hint})"
+    elif close:
+        message += f', did you mean "{close[0]}"?'
     elif name in _UPSTREAM_NAMES:
         message += " (an upstream default plugin that is not installed here)"
     return message
@@ -72,6 +80,7 @@ class _ProfileBuilder:
 
     def __init__(self, profile: KubeSchedulerProfile, path: str, registry: Registry) -> None:
         self.profile = profile
+        self.registry = registry
         self.path = path
         self.name = profile.scheduler_name or ""
         self.sets = (profile.plugins or Plugins()).by_point()
@@ -100,7 +109,9 @@ class _ProfileBuilder:
             factory = self.factories.get(plugin.name)
             if factory is None:
                 if plugin.name not in self.broken:
-                    self.errors.append(f"{at}: {_does_not_exist(point, plugin.name)}")
+                    self.errors.append(
+                        f"{at}: {_does_not_exist(point, plugin.name, self.registry)}"
+                    )
             elif not implements(factory, point):
                 kind = POINTS[point].plugin_type
                 self.errors.append(f'{at}: plugin "{plugin.name}" does not extend {kind} plugin')
@@ -123,7 +134,7 @@ class _ProfileBuilder:
             if factory is None:
                 if plugin.name not in self.broken and plugin.name not in reported:
                     reported.add(plugin.name)
-                    self.errors.append(f"{at}: {_does_not_exist(point, plugin.name)}")
+                    self.errors.append(f"{at}: {_does_not_exist(None, plugin.name, self.registry)}")
                 continue
             if not implements(factory, point) or plugin.name in disabled:
                 continue

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from kubesched.cluster import InMemoryCluster, MemoryEventRecorder
 from kubesched.config import KubeSchedulerConfiguration, apply_defaults, read_config, read_text
+from kubesched.config.loader import source_name
 from kubesched.errors import ConfigError
 from kubesched.framework import Clock, EventRecorder, Registry
 from kubesched.framework._profile import EffectiveProfile
@@ -43,7 +44,7 @@ def load_profiles(path: str | Path | None, registry: Registry) -> Loaded:
     ConfigError naming the file and listing every problem."""
     if path is None:
         return _profiles_of(KubeSchedulerConfiguration(), registry, None)
-    return parse_profiles(read_text(path), registry, source=str(path))
+    return parse_profiles(read_text(path), registry, source=source_name(path))
 
 
 def parse_profiles(text: str, registry: Registry, *, source: str | None = None) -> Loaded:

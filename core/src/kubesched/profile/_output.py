@@ -52,6 +52,14 @@ def notes(
             "upstream default plugins not installed here (profiles run without them): "
             + ", ".join(missing)
         )
+    return lines + config_warnings(cfg, profiles, registry)
+
+
+def config_warnings(
+    cfg: KubeSchedulerConfiguration, profiles: Sequence[EffectiveProfile], registry: Registry
+) -> list[str]:
+    """What a configuration says that nothing will use (`config validate` warns about it)."""
+    lines = []
     for i, (profile, effective) in enumerate(zip(cfg.profiles, profiles, strict=True)):
         enabled = set(enabled_plugin_names(profile.plugins or Plugins()))
         for j, entry in enumerate(profile.plugin_config):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from attrs import define, field
 
 from kubesched.framework._status import Status
@@ -43,6 +46,9 @@ class PodOutcome:
     """`namespace/name` of the pod whose preemption evicted this one."""
     stopped: str | None = None
     """Why the simulation stopped retrying a pod kube-scheduler would keep retrying."""
+    preemption: Mapping[str, Any] | None = None
+    """With explanations on: what the PostFilter plugin that nominated a node for the pod
+    weighed (DefaultPreemption: candidates, victims, PDB violations, the deciding criterion)."""
 
     def left_node(self, preemptor: str | None) -> None:
         """The pod, bound in this run, is gone: evicted by `preemptor`, or deleted."""

@@ -6,6 +6,7 @@ docs/reference/simulate-output.md); the CLI adds `apiVersion`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kubesched.framework._status import Status
@@ -40,6 +41,7 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
     """One pending pod: where it went or why not; with `explain`, every node of its last attempt."""
     doc: dict[str, Any] = {
         "pod": outcome.pod,
+        "profile": outcome.profile,
         "node": outcome.node,
         "status": outcome.status,
         "message": outcome.message,
@@ -51,6 +53,7 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
     }
     if explain:
         doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}
+        doc["preemption"] = None if outcome.preemption is None else dict(outcome.preemption)
     return doc
 
 
@@ -66,6 +69,10 @@ def _usage(usage: NodeUsage) -> dict[str, Any]:
             "allocatableBytes": usage.memory_allocatable,
         },
         "pods": {"count": usage.pods, "allocatable": usage.pods_allowed},
+        "extendedResources": {
+            name: {"requested": requested, "allocatable": allocatable}
+            for name, (requested, allocatable) in usage.extended.items()
+        },
     }
 
 
@@ -82,10 +89,19 @@ def summary_document(summary: Summary, simulated_seconds: float) -> dict[str, An
     }
 
 
-def result_document(result: SimulationResult, explain: bool = False) -> dict[str, Any]:
-    """`kind`, `results` (one per pending pod, first-attempt order) and `summary`."""
+def result_document(
+    result: SimulationResult,
+    explain: bool | Callable[[PodOutcome], bool] = False,
+    outcomes: Sequence[PodOutcome] | None = None,
+) -> dict[str, Any]:
+    """`kind`, `results` (one per pending pod, first-attempt order, or the `outcomes` given)
+    and `summary`; `explain` says whether (or for which pods) to include every node."""
+    explained = explain if callable(explain) else (lambda _: explain)
     return {
         "kind": KIND,
-        "results": [outcome_document(o, explain) for o in result.outcomes],
+        "results": [
+            outcome_document(o, explained(o))
+            for o in (result.outcomes if outcomes is None else outcomes)
+        ],
         "summary": summary_document(result.summary, result.simulated_seconds),
     }

@@ -169,6 +169,8 @@ class ScheduleOne:
                 outcome = self.outcomes[entry.pod.uid]
                 if result.nominated_node_name:
                     outcome.nominated_node = result.nominated_node_name
+                if self.explain and result.details is not None:
+                    outcome.preemption = result.details
                 victims = self._evicted(result.victims)
                 outcome.victims.extend(v for v in victims if v not in outcome.victims)
                 self.preemptors.update(dict.fromkeys(victims, entry.pod.key))

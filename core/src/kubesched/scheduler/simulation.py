@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from attrs import frozen
+from attrs import field, frozen
 
 from kubesched.api import CPU, MEMORY, PODS, Pod
 from kubesched.api._requests import pod_requests
@@ -53,6 +53,9 @@ class NodeUsage:
     memory_allocatable: int
     pods: int
     pods_allowed: int
+    extended: dict[str, tuple[int, int]] = field(factory=dict)
+    """Every other resource the node allocates or its pods request (GPUs, hugepages,
+    ephemeral storage), none of zero: name -> (requested, allocatable)."""
 
 
 @frozen
@@ -91,6 +94,11 @@ def _node_usage(cluster: ClusterSource) -> list[NodeUsage]:
     for node in cluster.nodes():
         used = requested.get(node.name, {})
         alloc = node.status.allocatable
+        others = sorted(
+            name
+            for name in (set(used) | set(alloc)) - {CPU, MEMORY, PODS}
+            if used.get(name) or alloc.get(name)
+        )
         usage.append(
             NodeUsage(
                 node.name,
@@ -100,6 +108,7 @@ def _node_usage(cluster: ClusterSource) -> list[NodeUsage]:
                 alloc.get(MEMORY, 0),
                 used.get(PODS, 0),
                 alloc.get(PODS, 0),
+                {name: (used.get(name, 0), alloc.get(name, 0)) for name in others},
             )
         )
     return usage

@@ -1,0 +1,135 @@
+"""Scheduling throughput with topology spreading, modelled on upstream scheduler_perf's
+TopologySpreading and PreferredTopologySpreading.
+
+Nodes from the node template (cpu 4, memory 32Gi, pods 110), labelled
+`topology.kubernetes.io/zone` round robin over three zones; init pods from the
+default pod template; then the measured pods, labelled `color: blue`, each with
+one zone constraint (maxSkew 5, selector `color: blue`): DoNotSchedule for
+TopologySpreading, ScheduleAnyway for PreferredTopologySpreading. The default
+profile; only the measured pods are timed.
+
+    uv run python benchmarks/topology_spreading.py            # 500 and 5,000 nodes
+    uv run python benchmarks/topology_spreading.py --quick    # small enough for CI
+
+Prints JSON and writes it to benchmarks/results/topology_spreading.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from attrs import evolve, frozen
+from scheduling_basic import Sampler, _percentile, make_node, make_pod
+
+from kubesched.api import LabelSelector, Node, Pod, TopologySpreadConstraint
+from kubesched.cluster.memory import InMemoryCluster
+from kubesched.config import default_config
+from kubesched.framework import default_registry
+from kubesched.profile import build_simulation
+
+RESULTS = Path(__file__).parent / "results" / "topology_spreading.json"
+ZONE = "topology.kubernetes.io/zone"
+ZONES = ("moon-1", "moon-2", "moon-3")
+
+
+@frozen
+class Workload:
+    name: str
+    nodes: int
+    init_pods: int
+    measured_pods: int
+    when_unsatisfiable: str
+
+
+def _both(nodes: int, init: int, measured: int) -> list[Workload]:
+    return [
+        Workload(f"TopologySpreading/{nodes}Nodes", nodes, init, measured, "DoNotSchedule"),
+        Workload(
+            f"PreferredTopologySpreading/{nodes}Nodes", nodes, init, measured, "ScheduleAnyway"
+        ),
+    ]
+
+
+FULL = [*_both(500, 1000, 1000), *_both(5000, 5000, 2000)]
+QUICK = _both(100, 200, 300)
+
+
+def zoned_node(i: int) -> Node:
+    node = make_node(i)
+    labels = {**node.metadata.labels, ZONE: ZONES[i % len(ZONES)]}
+    return evolve(node, metadata=evolve(node.metadata, labels=labels))
+
+
+def spreading_pod(i: int, when_unsatisfiable: str) -> Pod:
+    pod = make_pod("spreading-pod", i)
+    constraint = TopologySpreadConstraint(
+        max_skew=5,
+        topology_key=ZONE,
+        when_unsatisfiable=when_unsatisfiable,
+        label_selector=LabelSelector(match_labels={"color": "blue"}),
+    )
+    meta = evolve(pod.metadata, labels={"color": "blue"})
+    return evolve(
+        pod, metadata=meta, spec=evolve(pod.spec, topology_spread_constraints=[constraint])
+    )
+
+
+def run(workload: Workload) -> dict[str, Any]:
+    registry = default_registry()
+    init = [make_pod("init", i) for i in range(workload.init_pods)]
+    nodes = [zoned_node(i) for i in range(workload.nodes)]
+    cluster = InMemoryCluster(nodes=nodes, pods=init)
+    simulation = build_simulation(default_config(registry), registry, cluster)
+    simulation.run()
+    for i in range(workload.measured_pods):
+        cluster.add_pod(spreading_pod(i, workload.when_unsatisfiable))
+    sampler = Sampler(len(simulation.scheduler.outcomes))
+    start = time.perf_counter()
+    result = simulation.run(sampler)
+    elapsed = time.perf_counter() - start
+    return {
+        "name": workload.name,
+        "nodes": workload.nodes,
+        "init_pods": workload.init_pods,
+        "measured_pods": workload.measured_pods,
+        "scheduled": result.summary.scheduled - workload.init_pods,
+        "seconds": round(elapsed, 3),
+        "pods_per_second": round(workload.measured_pods / elapsed, 1),
+        "samples": {
+            "count": len(sampler.samples),
+            "average": round(statistics.fmean(sampler.samples), 1) if sampler.samples else None,
+            "p50": _percentile(sampler.samples, 50),
+            "p90": _percentile(sampler.samples, 90),
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small workloads, for CI")
+    parser.add_argument("--only", default="", help="run the workloads whose name contains this")
+    parser.add_argument("--output", type=Path, default=RESULTS, help="where to write the JSON")
+    args = parser.parse_args(argv)
+    workloads = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
+    report = {
+        "benchmark": "topology_spreading",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "workloads": [run(w) for w in workloads],
+    }
+    text = json.dumps(report, indent=2)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text + "\n")
+    print(text)
+    return report
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,295 @@
+"""What `kubesched simulate` shows of a large result: selection, grouping, wide tables, names
+never cut, extended resources, and input from standard input."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubesched.api import Selector
+from kubesched.cli._selection import parse_label_selector
+from kubesched.cli.main import main
+
+LONG = "checkout-" + "x" * 90
+CLUSTER = f"""
+apiVersion: v1
+kind: Node
+metadata: {{name: n1}}
+status:
+  allocatable: {{cpu: "4", memory: 8Gi, pods: "110", nvidia.com/gpu: "2"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {{name: n2}}
+status:
+  allocatable: {{cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: {LONG}, namespace: shop, labels: {{app: checkout, tier: web}}}}
+spec:
+  containers: [{{name: c, resources: {{requests: {{cpu: "1"}}}}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: trainer, namespace: ml, labels: {{app: trainer}}}}
+spec:
+  containers: [{{name: c, resources: {{limits: {{nvidia.com/gpu: "1"}}}}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: huge-1, namespace: ml, labels: {{app: huge}}}}
+spec:
+  containers: [{{name: c, resources: {{requests: {{cpu: "64"}}}}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: huge-2, namespace: ml, labels: {{app: huge}}}}
+spec:
+  containers: [{{name: c, resources: {{requests: {{cpu: "64"}}}}}}]
+"""
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> str:
+    path = tmp_path / "cluster.yaml"
+    path.write_text(CLUSTER)
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    main(["simulate", *args])
+    return capsys.readouterr().out
+
+
+def pods_in(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    document: dict[str, Any] = json.loads(run(capsys, *args, "-o", "json"))
+    return [r["pod"] for r in document["results"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "matches"),
+    [
+        ("app=web", {"app": "web"}, True),
+        ("app==web", {"app": "db"}, False),
+        ("app!=web", {}, True),
+        ("env in (prod, staging)", {"env": "staging"}, True),
+        ("env notin (prod),gpu", {"env": "dev", "gpu": ""}, True),
+        ("env notin (prod),gpu", {"env": "dev"}, False),
+        ("!gpu", {"gpu": "a100"}, False),
+        ("a=1, b in (x,y), !c", {"a": "1", "b": "y"}, True),
+        ("", {"anything": "x"}, True),
+    ],
+)
+def test_kubectl_label_selectors(text: str, labels: dict[str, str], matches: bool) -> None:
+    selector = parse_label_selector(text)
+    assert isinstance(selector, Selector)
+    assert selector.matches(labels) is matches
+
+
+@pytest.mark.parametrize("text", ["app in prod", "a=b=c", "in (x)", "bad key!=x", "a=(b)"])
+def test_a_bad_selector_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], cluster: str, text: str
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", cluster, "-l", text])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"invalid label selector {text!r}" in err and len(err.splitlines()) == 1
+
+
+def test_namespace_selector_and_only_failed_narrow_what_is_shown(
+    capsys: pytest.CaptureFixture[str], cluster: str
+) -> None:
+    everyone = pods_in(capsys, cluster)
+    assert len(everyone) == 4
+    assert pods_in(capsys, cluster, "-n", "ml") == ["ml/trainer", "ml/huge-1", "ml/huge-2"]
+    assert pods_in(capsys, cluster, "-l", "app in (huge)") == ["ml/huge-1", "ml/huge-2"]
+    assert pods_in(capsys, cluster, "-n", "shop", "-l", "app=huge") == []
+    assert pods_in(capsys, cluster, "--only-failed") == ["ml/huge-1", "ml/huge-2"]
+    document = json.loads(run(capsys, cluster, "-n", "shop", "-o", "json"))
+    assert document["summary"]["unschedulable"] == 2  # the summary still counts every pod
+
+
+def test_failures_are_grouped_by_reason_after_the_summary(
+    capsys: pytest.CaptureFixture[str], cluster: str
+) -> None:
+    lines = run(capsys, cluster).splitlines()
+    assert lines[0].startswith("Scheduled: 2   Unschedulable: 2   Errors: 0")
+    assert lines[1] == "Pods not scheduled, by reason".ljust(len(lines[1]))
+    grouped = next(line for line in lines if "ml/huge-1, ml/huge-2" in line)
+    assert grouped.startswith(
+        "│    2 │ Unschedulable │ 0/2 nodes are available: 2 Insufficient cpu"
+    )
+
+
+def test_names_are_never_cut_when_piped(capsys: pytest.CaptureFixture[str], cluster: str) -> None:
+    out = run(capsys, cluster)
+    assert f"shop/{LONG}" in out
+    assert "…" not in out
+
+
+def test_wide_output_names_the_profile(capsys: pytest.CaptureFixture[str], cluster: str) -> None:
+    out = run(capsys, cluster, "-o", "wide")
+    header = next(line for line in out.splitlines() if line.startswith("┃ # ┃"))
+    assert [cell.strip() for cell in header.strip("┃").split("┃")] == [
+        "#",
+        "Pod",
+        "Profile",
+        "Status",
+        "Node or reason",
+        "Attempts",
+    ]
+    assert "default-scheduler" in out
+    assert "Profile" not in run(capsys, cluster)
+
+
+def test_explain_pod_explains_that_pod_only_and_marks_the_chosen_node(
+    capsys: pytest.CaptureFixture[str], cluster: str
+) -> None:
+    document = json.loads(run(capsys, cluster, "--explain-pod", f"shop/{LONG}", "-o", "json"))
+    explained = {r["pod"] for r in document["results"] if "nodes" in r}
+    assert explained == {f"shop/{LONG}"}
+    out = run(capsys, cluster, "--explain-pod", f"shop/{LONG}")
+    assert f"shop/{LONG}: last attempt" in out and "huge-1: last attempt" not in out
+    [chosen] = [line for line in out.splitlines() if " (chosen) " in line]
+    placed = document["results"][0]["node"]
+    assert chosen.startswith(f"│ {placed} (chosen)") and "passed" in chosen and " → " in chosen
+
+
+def test_extended_resources_are_summarised(
+    capsys: pytest.CaptureFixture[str], cluster: str
+) -> None:
+    document = json.loads(run(capsys, cluster, "-o", "json"))
+    gpu, plain = document["summary"]["nodes"]
+    assert gpu["extendedResources"] == {"nvidia.com/gpu": {"requested": 1, "allocatable": 2}}
+    assert plain["extendedResources"] == {}
+    out = run(capsys, cluster)
+    assert "nvidia.com/gpu" in out and "1/2 (50%)" in out
+
+
+def test_config_from_standard_input(
+    capsys: pytest.CaptureFixture[str], cluster: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = (
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+        "profiles:\n- schedulerName: default-scheduler\n  plugins:\n"
+        "    score: {disabled: [{name: '*'}]}\n"
+    )
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(config.encode())))
+    assert len(pods_in(capsys, cluster, "--config", "-")) == 4
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"kind: Nope\n")))
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", cluster, "--config", "-"])
+    assert exited.value.code == 1
+    assert capsys.readouterr().err.startswith("error: <stdin>: ")
+
+
+def test_cluster_and_config_cannot_both_be_standard_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", "-", "--config", "-"])
+    assert exited.value.code == 2
+    assert "cannot both be standard input" in capsys.readouterr().err
+
+
+def test_a_stray_values_file_in_a_directory_is_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "cluster.yaml").write_text(CLUSTER)
+    (tmp_path / "values.yaml").write_text("replicaCount: 3\nimage: {repository: nginx}\n")
+    main(["simulate", str(tmp_path), "-o", "json"])
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["results"]) == 4
+    values = tmp_path / "values.yaml"
+    assert f"warning: {values}: document 0: skipped, not a Kubernetes object" in captured.err
+
+
+UNCHECKED = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: proxy, namespace: edge}
+spec:
+  containers: [{name: c, ports: [{containerPort: 80, hostPort: 80}]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-0, namespace: data, labels: {app: db}}
+spec:
+  containers: [{name: c}]
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: db}}
+        topologyKey: kubernetes.io/hostname
+"""
+WITHOUT = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      disabled: [{name: NodePorts}, {name: InterPodAffinity}]
+"""
+
+
+def test_pods_using_what_their_profile_does_not_check_are_warned_about(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "c.yaml").write_text(UNCHECKED)
+    (tmp_path / "config.yaml").write_text(WITHOUT)
+    main(["simulate", str(tmp_path / "c.yaml"), "--config", str(tmp_path / "config.yaml"),
+          "-o", "json"])  # fmt: skip
+    captured = capsys.readouterr()
+    expected = [
+        '1 pod uses hostPorts, which profile "default-scheduler" does not check (NodePorts is '
+        "not enabled at filter), so it may be placed where kube-scheduler would not place "
+        "it: edge/proxy",
+        '1 pod uses required pod anti-affinity, which profile "default-scheduler" does not '
+        "check (InterPodAffinity is not enabled at filter), so it may be placed where "
+        "kube-scheduler would not place it: data/db-0",
+    ]
+    assert json.loads(captured.out)["warnings"] == expected
+    assert captured.err.splitlines() == [f"warning: {w}" for w in expected]
+
+
+def test_no_nodes_is_warned_about(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "c.yaml").write_text(UNCHECKED.split("---", 1)[1])
+    main(["simulate", str(tmp_path / "c.yaml"), "-o", "json"])
+    captured = capsys.readouterr()
+    assert f"warning: {tmp_path / 'c.yaml'}: no nodes: every pending pod is unschedulable" in (
+        captured.err.splitlines()
+    )
+    assert json.loads(captured.out)["summary"]["unschedulable"] == 2
+
+
+def test_explain_shows_what_preemption_weighed(capsys: pytest.CaptureFixture[str]) -> None:
+    example = str(Path(__file__).resolve().parents[2] / "examples" / "preemption")
+    document = json.loads(run(capsys, example, "--explain", "-o", "json"))
+    [result] = document["results"]
+    assert result["preemption"] == {
+        "candidates": [
+            {"node": "node-b", "victims": ["apps/etl-1"], "pdbViolations": 0},
+            {"node": "node-a", "victims": ["apps/web-a"], "pdbViolations": 0},
+            {"node": "node-c", "victims": ["apps/batch-c"], "pdbViolations": 0},
+        ],
+        "chosen": "node-c",
+        "decidedBy": "latest start of its most important victims",
+    }
+    assert result["node"] == "node-c" and result["victims"] == ["apps/batch-c"]
+    out = run(capsys, example, "--explain")
+    assert "│ node-c (chosen) │ apps/batch-c" in out
+    assert "chosen by: latest start of its most important victims" in out
+    plain = json.loads(run(capsys, example, "-o", "json"))
+    assert "preemption" not in plain["results"][0]
