@@ -11,7 +11,16 @@ from numpy.typing import NDArray
 
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.framework import Code, CycleState, Handle, NodeInfo, NodeTable, Status
+from kubesched.framework import (
+    Code,
+    CycleState,
+    Handle,
+    NodeInfo,
+    NodeTable,
+    PreFilterResult,
+    Status,
+)
+from kubesched_gpushare.args import GpuShareArgs
 from kubesched_gpushare.devices import (
     MAX_GPUS,
     device_free,
@@ -57,19 +66,27 @@ class GpuShare:
     """GPU sharing: Filter and Reserve on per-device milli (see the module docstring)."""
 
     name = NAME
+    args_type = GpuShareArgs
+    args_kind = "GpuShareArgs"
 
-    def __init__(self, args: object = None, handle: Handle | None = None) -> None:
+    def __init__(self, args: GpuShareArgs | None = None, handle: Handle | None = None) -> None:
+        self._args = args or GpuShareArgs()
         self._handle = handle
 
     @hookimpl
-    def pre_filter(self, state: CycleState, pod: Pod) -> Status | None:
-        """Read the pod's GPU annotations once; unreadable ones make the pod unschedulable."""
+    def pre_filter(self, state: CycleState, pod: Pod) -> Status | PreFilterResult | None:
+        """Read the pod's GPU annotations once (unreadable ones make the pod unschedulable);
+        with `narrowNodes`, name the nodes with room for its GPUs."""
         try:
             request = gpu_request(pod)
         except GpuRequestError as error:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, str(error))
         state.write(REQUEST_KEY, RequestState(request))
-        return None
+        if not self._args.narrow_nodes or request.count == 0 or self._handle is None:
+            return None
+        table = self._handle.snapshot_shared_lister().node_table
+        mask = self.filter_batch(state, pod, table)
+        return PreFilterResult(frozenset(table.names[r] for r in np.flatnonzero(mask).tolist()))
 
     @hookimpl
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:

@@ -50,10 +50,18 @@ def choose(state: CycleState, node_name: str, devices: tuple[int, ...]) -> None:
     state.read_as(DEVICE_CHOICE_KEY, DeviceChoice).by_node[node_name] = devices
 
 
+def choose_many(state: CycleState, by_node: dict[str, tuple[int, ...]]) -> None:
+    """Record a policy's picks on many nodes at once."""
+    if DEVICE_CHOICE_KEY not in state:
+        state.write(DEVICE_CHOICE_KEY, DeviceChoice(by_node))
+        return
+    state.read_as(DEVICE_CHOICE_KEY, DeviceChoice).by_node.update(by_node)
+
+
 def chosen(state: CycleState, node_name: str) -> tuple[int, ...] | None:
     if DEVICE_CHOICE_KEY not in state:
         return None
     return state.read_as(DEVICE_CHOICE_KEY, DeviceChoice).by_node.get(node_name)
 
 
-__all__ = ["GpuRequestError", "choose", "chosen", "request_of"]
+__all__ = ["GpuRequestError", "choose", "choose_many", "chosen", "request_of"]

@@ -14,10 +14,19 @@ A pod asking no GPU scores 0 everywhere. Devices: GpuShare's "best" pick.
 
 from __future__ import annotations
 
+import numpy as np
+from numpy.typing import NDArray
+
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.framework import CycleState, NodeInfo, Status
-from kubesched_gpushare.policies.common import MAX_SPEC_GPU, node_view, read_request
+from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
+from kubesched_gpushare.devices import total_free
+from kubesched_gpushare.policies.common import (
+    MAX_SPEC_GPU,
+    node_view,
+    read_request,
+    request_or_raise,
+)
 from kubesched_gpushare.resources import GpuRequest, GpuRequestError, gpu_request
 
 
@@ -28,7 +37,7 @@ def gpu_class(request: GpuRequest) -> str:
     return "share-gpu" if request.shares else f"{request.count}-gpu"
 
 
-def node_classes(node_info: NodeInfo) -> set[str]:
+def node_classes(node_info: NodeInfo) -> frozenset[str]:
     classes = set()
     for pod_info in node_info.pods:
         try:
@@ -37,10 +46,10 @@ def node_classes(node_info: NodeInfo) -> set[str]:
             continue
         if tag:
             classes.add(tag)
-    return classes
+    return frozenset(classes)
 
 
-def clustering_score(tag: str, classes: set[str], gpu_free: int) -> int:
+def clustering_score(tag: str, classes: frozenset[str], gpu_free: int) -> int:
     used = 25 * (MAX_SPEC_GPU - gpu_free) // MAX_SPEC_GPU
     if tag in classes:
         return used + (75 if len(classes) == 1 else 50)
@@ -64,3 +73,17 @@ class GpuClusteringScore:
         if not tag:
             return 0
         return clustering_score(tag, node_classes(node_info), node_view(node_info).gpu_free)
+
+    @hookimpl
+    def score_batch(
+        self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
+    ) -> NDArray[np.int64]:
+        tag = gpu_class(request_or_raise(state, pod))
+        if not tag:
+            return np.zeros(len(rows), dtype=np.int64)
+        classes = table.column("GpuClusteringScore/classes", node_classes)[rows]
+        free = total_free(table)[rows]
+        return np.array(
+            [clustering_score(tag, c, int(f)) for c, f in zip(classes, free, strict=True)],
+            dtype=np.int64,
+        )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 from attrs import frozen
+from numpy.typing import NDArray
 
 from kubesched.api import CPU, Pod, pod_requests
-from kubesched.framework import CycleState, NodeInfo, Status
+from kubesched.errors import PluginError
+from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
 from kubesched_gpushare.devices import device_free
 from kubesched_gpushare.resources import GpuRequest, GpuRequestError, node_gpu_model
 from kubesched_gpushare.state import request_of
@@ -44,3 +47,17 @@ def read_request(state: CycleState, pod: Pod) -> GpuRequest | Status:
         return request_of(state, pod)
     except GpuRequestError as error:
         return Status.error(str(error))
+
+
+def cpu_free_column(table: NodeTable) -> NDArray[np.int64]:
+    """Allocatable minus requested CPU milli of every row."""
+    free: NDArray[np.int64] = table.resource("allocatable", CPU) - table.resource("requested", CPU)
+    return free
+
+
+def request_or_raise(state: CycleState, pod: Pod) -> GpuRequest:
+    """The pod's request in a batch hook, where a failure is raised."""
+    request = read_request(state, pod)
+    if isinstance(request, Status):
+        raise PluginError(request.message())
+    return request

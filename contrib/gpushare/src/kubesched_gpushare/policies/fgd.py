@@ -8,7 +8,8 @@ score = int(100 x sigmoid((F_before - F_after) / 1000))
 
 A pod sharing one GPU is tried on every device with enough milli free; the
 node scores its best device (the lowest-numbered on ties), which FGD records
-as its choice for GpuShare's Reserve. Whole GPUs take fully free devices.
+as its choice for GpuShare's Reserve. Whole GPUs take the lowest-numbered
+fully free devices (GpuShare's own pick; which ones does not change F).
 The batch form computes every feasible node's candidates in a few array
 operations and must agree with `score`.
 """
@@ -28,7 +29,7 @@ from kubesched_gpushare.policies.fgd_args import FGDScoreArgs
 from kubesched_gpushare.policies.fgd_batch import batch_scores
 from kubesched_gpushare.policies.fgd_kernel import score_node
 from kubesched_gpushare.resources import GpuRequestError, gpu_request
-from kubesched_gpushare.state import choose
+from kubesched_gpushare.state import choose, choose_many
 
 
 class FGDScore:
@@ -64,11 +65,11 @@ class FGDScore:
         if isinstance(request, Status):
             return request
         view = node_view(node_info)
-        score, devices = score_node(
+        score, device = score_node(
             view.free, view.cpu_free, view.model, pod_cpu(pod), request, self.workload
         )
-        if devices:
-            choose(state, node_info.name, devices)
+        if device is not None:
+            choose(state, node_info.name, (device,))
         return score
 
     @hookimpl
@@ -81,7 +82,9 @@ class FGDScore:
         scores, devices = batch_scores(
             table, rows, pod_cpu(pod), request, self.workload, f"FGDScore/frag{id(self)}"
         )
-        if request.count:
-            for row, picked in zip(rows.tolist(), devices, strict=True):
-                choose(state, table.names[row], picked)
+        if request.shares:
+            names = [table.names[r] for r in rows.tolist()]
+            choose_many(
+                state, {n: (d,) for n, d in zip(names, devices.tolist(), strict=True) if d >= 0}
+            )
         return scores

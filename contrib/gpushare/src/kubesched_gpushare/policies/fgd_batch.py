@@ -13,7 +13,7 @@ from kubesched.framework import NodeInfo, NodeTable
 from kubesched_gpushare.devices import MAX_GPUS, free_by_index, gpu_counts, gpu_models
 from kubesched_gpushare.frag import TypicalPod, fragments, node_fragment
 from kubesched_gpushare.policies.common import node_view
-from kubesched_gpushare.policies.fgd_kernel import frag_score, score_node
+from kubesched_gpushare.policies.fgd_kernel import frag_scores, score_node
 from kubesched_gpushare.resources import MILLI, GpuRequest
 
 
@@ -34,75 +34,56 @@ def batch_scores(
     request: GpuRequest,
     workload: Sequence[TypicalPod],
     key: str,
-) -> tuple[NDArray[np.int64], list[tuple[int, ...]]]:
-    """Scores for `rows` and the devices the pod would take on each."""
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Scores for `rows`, and for a pod sharing a GPU the device it would take on each
+    (-1: none fits)."""
     before = _before_column(table, key, workload)[rows]
     free = free_by_index(table)[rows]
     cpu_free = (table.resource("allocatable", CPU) - table.resource("requested", CPU))[rows]
     models = gpu_models(table)[rows]
-    scores = np.zeros(len(rows), dtype=np.int64)
-    devices: list[tuple[int, ...]] = [()] * len(rows)
+    devices = np.full(len(rows), -1, dtype=np.int64)
     if request.shares:
-        _shared(free, cpu_free, models, before, cpu, request, workload, scores, devices)
+        scores = _shared(free, cpu_free - cpu, models, before, request, workload, devices)
     else:
-        _whole(free, cpu_free, models, before, cpu, request, workload, scores, devices)
-    for i in np.flatnonzero(gpu_counts(table)[rows] > MAX_GPUS):
+        full = free == MILLI
+        take = full & (np.cumsum(full, axis=1) <= request.count)
+        after = fragments(np.where(take, 0, free), cpu_free - cpu, models, workload)
+        scores = frag_scores(before, after)
+    for i in np.flatnonzero(gpu_counts(table)[rows] > MAX_GPUS).tolist():
         view = node_view(table.node_infos[rows[i]])
-        scores[i], devices[i] = score_node(
-            view.free, view.cpu_free, view.model, cpu, request, workload
-        )
+        score, device = score_node(view.free, view.cpu_free, view.model, cpu, request, workload)
+        scores[i], devices[i] = score, -1 if device is None else device
     return scores, devices
 
 
 def _shared(
     free: NDArray[np.int64],
-    cpu_free: NDArray[np.int64],
+    cpu_after: NDArray[np.int64],
     models: NDArray[np.object_],
     before: NDArray[np.float64],
-    cpu: int,
     request: GpuRequest,
     workload: Sequence[TypicalPod],
-    scores: NDArray[np.int64],
-    devices: list[tuple[int, ...]],
-) -> None:
-    """One candidate per node and distinct free value among devices that fit (the lowest
-    index holding it); a node's best candidate wins, the first on ties."""
-    valid = free >= request.milli
-    first = valid.copy()
+    devices: NDArray[np.int64],
+) -> NDArray[np.int64]:
+    """One candidate per node and distinct free value among the devices that fit (the
+    lowest index holding it); a node's best candidate wins, the first on ties."""
+    first = free >= request.milli
     for k in range(1, free.shape[1]):
         for j in range(k):
             first[:, k] &= free[:, j] != free[:, k]
     state_rows, state_devices = np.nonzero(first)
+    scores = np.zeros(len(free), dtype=np.int64)
+    if len(state_rows) == 0:
+        return scores
     after = free[state_rows].copy()
     after[np.arange(len(state_rows)), state_devices] -= request.milli
-    after_frag = fragments(after, cpu_free[state_rows] - cpu, models[state_rows], workload)
-    best = np.full(len(scores), -1, dtype=np.int64)
-    states = zip(state_rows.tolist(), state_devices.tolist(), after_frag.tolist(), strict=True)
-    for r, k, frag in states:
-        score = frag_score(float(before[r]), frag)
-        if score > best[r]:
-            best[r] = score
-            devices[r] = (k,)
-    scores[:] = np.maximum(best, 0)
-
-
-def _whole(
-    free: NDArray[np.int64],
-    cpu_free: NDArray[np.int64],
-    models: NDArray[np.object_],
-    before: NDArray[np.float64],
-    cpu: int,
-    request: GpuRequest,
-    workload: Sequence[TypicalPod],
-    scores: NDArray[np.int64],
-    devices: list[tuple[int, ...]],
-) -> None:
-    """Whole GPUs (or none): the lowest-numbered fully free devices go."""
-    full = free == MILLI
-    take = full & (np.cumsum(full, axis=1) <= request.count)
-    after = np.where(take, 0, free)
-    after_frag = fragments(after, cpu_free - cpu, models, workload)
-    for i, (b, a) in enumerate(zip(before.tolist(), after_frag.tolist(), strict=True)):
-        scores[i] = frag_score(b, a)
-        if request.count:
-            devices[i] = tuple(np.flatnonzero(take[i]).tolist())
+    after_frag = fragments(after, cpu_after[state_rows], models[state_rows], workload)
+    state_scores = frag_scores(before[state_rows], after_frag)
+    starts = np.flatnonzero(np.r_[True, state_rows[1:] != state_rows[:-1]])
+    row_best = np.maximum.reduceat(state_scores, starts)
+    scored_rows = state_rows[starts]
+    scores[scored_rows] = row_best
+    best = state_scores == scores[state_rows]
+    winners, first_index = np.unique(state_rows[best], return_index=True)
+    devices[winners] = state_devices[best][first_index]
+    return scores

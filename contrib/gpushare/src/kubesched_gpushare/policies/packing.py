@@ -12,11 +12,15 @@ A pod asking no GPU scores 0 everywhere.
 
 from __future__ import annotations
 
+import numpy as np
+from numpy.typing import NDArray
+
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.framework import CycleState, NodeInfo, Status
-from kubesched_gpushare.devices import fully_free
-from kubesched_gpushare.policies.common import node_view, read_request
+from kubesched.errors import PluginError
+from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
+from kubesched_gpushare.devices import device_free, fully_free
+from kubesched_gpushare.policies.common import node_view, read_request, request_or_raise
 from kubesched_gpushare.resources import MILLI, GpuRequest
 
 
@@ -55,3 +59,18 @@ class GpuPackingScore:
         if score is None:
             return Status.error(f"pod {pod.key} does not fit the GPUs of node {node_info.name}")
         return score
+
+    @hookimpl
+    def score_batch(
+        self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
+    ) -> NDArray[np.int64]:
+        request = request_or_raise(state, pod)
+        if request.count == 0:
+            return np.zeros(len(rows), dtype=np.int64)
+        scores = []
+        for row in rows.tolist():
+            score = packing_score(device_free(table.node_infos[row]), request)
+            if score is None:
+                raise PluginError(f"pod {pod.key} does not fit the GPUs of node {table.names[row]}")
+            scores.append(score)
+        return np.array(scores, dtype=np.int64)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from attrs import frozen
+from numpy.typing import NDArray
 
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.framework import MAX_NODE_SCORE, CycleState, Handle, NodeInfo, Status
+from kubesched.errors import PluginError
+from kubesched.framework import MAX_NODE_SCORE, CycleState, Handle, NodeInfo, NodeTable, Status
 from kubesched_gpushare.devices import device_free
 from kubesched_gpushare.policies.common import read_request
 from kubesched_gpushare.resources import fitting
@@ -60,3 +63,13 @@ class RandomScore:
             return Status.error(f'failed to read "{PICK_KEY}" from cycleState: not found')
         pick = state.read_as(PICK_KEY, _Pick)
         return MAX_NODE_SCORE if node_info.name == pick.node else 0
+
+    @hookimpl
+    def score_batch(
+        self, state: CycleState, table: NodeTable, rows: NDArray[np.intp]
+    ) -> NDArray[np.int64]:
+        if PICK_KEY not in state:
+            raise PluginError(f'failed to read "{PICK_KEY}" from cycleState: not found')
+        picked = table.index[state.read_as(PICK_KEY, _Pick).node]
+        scores: NDArray[np.int64] = np.where(rows == picked, MAX_NODE_SCORE, 0).astype(np.int64)
+        return scores

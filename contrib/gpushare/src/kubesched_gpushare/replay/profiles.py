@@ -49,9 +49,12 @@ def policy_config(policy: str, workload: Sequence[TypicalPod]) -> dict[str, Any]
     }
     if plugin == "RandomScore":
         plugins["preScore"]["enabled"] = [{"name": plugin}]
-    profile: dict[str, Any] = {"schedulerName": "default-scheduler", "plugins": plugins}
+    plugin_config: list[dict[str, Any]] = [{"name": "GpuShare", "args": {"narrowNodes": True}}]
     if plugin == "FGDScore":
-        profile["pluginConfig"] = [
-            {"name": plugin, "args": {"typicalPods": typical_pods_args(workload)}}
-        ]
+        plugin_config.append({"name": plugin, "args": {"typicalPods": typical_pods_args(workload)}})
+    profile = {
+        "schedulerName": "default-scheduler",
+        "plugins": plugins,
+        "pluginConfig": plugin_config,
+    }
     return {"percentageOfNodesToScore": 100, "profiles": [profile]}
