@@ -7,7 +7,7 @@ With the pod's devices picked "best" (least free milli that fits first):
 - the pod fits on partly used GPUs: max(100 - sum over them of
   (free milli x 100 // 1000) // 10, 50)
 
-A pod asking no GPU scores 0 everywhere.
+A pod asking no GPU, or not fitting the node's devices, scores 0.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from numpy.typing import NDArray
 
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.errors import PluginError
 from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
 from kubesched_gpushare.devices import device_free, fully_free
 from kubesched_gpushare.policies.common import node_view, read_request, request_or_raise
@@ -55,10 +54,7 @@ class GpuPackingScore:
             return request
         if request.count == 0:
             return 0
-        score = packing_score(node_view(node_info).free, request)
-        if score is None:
-            return Status.error(f"pod {pod.key} does not fit the GPUs of node {node_info.name}")
-        return score
+        return packing_score(node_view(node_info).free, request) or 0
 
     @hookimpl
     def score_batch(
@@ -67,10 +63,8 @@ class GpuPackingScore:
         request = request_or_raise(state, pod)
         if request.count == 0:
             return np.zeros(len(rows), dtype=np.int64)
-        scores = []
-        for row in rows.tolist():
-            score = packing_score(device_free(table.node_infos[row]), request)
-            if score is None:
-                raise PluginError(f"pod {pod.key} does not fit the GPUs of node {table.names[row]}")
-            scores.append(score)
-        return np.array(scores, dtype=np.int64)
+        infos = table.node_infos
+        return np.array(
+            [packing_score(device_free(infos[row]), request) or 0 for row in rows.tolist()],
+            dtype=np.int64,
+        )
