@@ -52,8 +52,8 @@ def test_target_workload_keeps_the_popular_specs_up_to_the_coverage() -> None:
     specs = [a] * 6 + [b] * 3 + [c]
     workload = target_workload(specs, coverage=90)
     assert [(t.cpu_milli, t.request, t.weight) for t in workload] == [
-        (1000, GpuRequest(1, 500), 0.6),
-        (2000, GpuRequest(), 0.3),
+        (1000, GpuRequest(1, 500), 6 / 9),
+        (2000, GpuRequest(), 3 / 9),
     ]
     assert len(target_workload(specs, coverage=91)) == 3
     assert len(target_workload(specs, coverage=60)) == 1

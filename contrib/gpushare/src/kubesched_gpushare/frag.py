@@ -2,7 +2,7 @@
 
 The target workload M is the most popular pod specs (CPU milli, GPU count,
 GPU milli, accepted models) covering `coverage` % of a pod list, each with
-weight p_m = its pods / all pods. For a node n and a spec m, the fragment
+weight p_m = its pods / the pods of the kept specs. For a node n and a spec m, the fragment
 F_n(m) is all of n's idle GPU milli when m cannot use it (m asks no GPU; n's
 model is not accepted; m does not fit for CPU, or for too few devices with
 enough milli free), and otherwise the idle milli on the devices with less
@@ -37,17 +37,19 @@ def target_workload(
     specs: Iterable[tuple[int, GpuRequest]], coverage: float = DEFAULT_COVERAGE
 ) -> list[TypicalPod]:
     """The most popular (cpu milli, GPU request) specs, until they cover `coverage` % of
-    the pods; ties in popularity keep the spec order of first appearance."""
+    the pods; ties in popularity keep the spec order of first appearance. Weights are the
+    specs' shares of the pods they cover (so they sum to 1), as the study's artifact
+    renormalises them."""
     counts = Counter(specs)
     total = sum(counts.values())
-    kept: list[TypicalPod] = []
+    kept: list[tuple[int, GpuRequest, int]] = []
     covered = 0
     for (cpu, request), n in sorted(counts.items(), key=lambda kv: -kv[1]):
         if covered * 100 >= coverage * total:
             break
-        kept.append(TypicalPod(cpu, request, n / total))
+        kept.append((cpu, request, n))
         covered += n
-    return kept
+    return [TypicalPod(cpu, request, n / covered) for cpu, request, n in kept]
 
 
 def spec_fragment(free: Sequence[int], cpu_free: int, model: str, spec: TypicalPod) -> int:
