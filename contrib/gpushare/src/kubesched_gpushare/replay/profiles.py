@@ -38,13 +38,12 @@ def typical_pods_args(workload: Sequence[TypicalPod]) -> list[dict[str, Any]]:
 def policy_config(policy: str, workload: Sequence[TypicalPod]) -> dict[str, Any]:
     """The configuration document (apiVersion and kind left out) for one policy."""
     plugin = POLICIES[policy]
-    everything = {"name": "*"}
     plugins: dict[str, Any] = {
         "preFilter": {"enabled": [{"name": "GpuShare"}]},
         "filter": {"enabled": [{"name": "GpuShare"}]},
-        "postFilter": {"disabled": [everything]},
-        "preScore": {"disabled": [everything]},
-        "score": {"disabled": [everything], "enabled": [{"name": plugin, "weight": WEIGHT}]},
+        "postFilter": {"disabled": [{"name": "*"}]},
+        "preScore": {"disabled": [{"name": "*"}]},
+        "score": {"disabled": [{"name": "*"}], "enabled": [{"name": plugin, "weight": WEIGHT}]},
         "reserve": {"enabled": [{"name": "GpuShare"}]},
     }
     if plugin == "RandomScore":
