@@ -69,6 +69,7 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
                     "scheduled": result.scheduled,
                     "failed": result.failed,
                     "seconds": round(result.seconds, 3),
+                    "cpuSeconds": round(result.cpu_seconds, 3),
                     "podsPerSecond": round(result.pods_per_second, 1),
                     "unallocatedAt100": series[100] if len(series) > 100 else None,
                     "unallocatedGpuPercent": series,
