@@ -79,7 +79,7 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
             )
             print(
                 f"{policy} seed {seed}: {len(order)} pods, {result.failed} failed, "
-                f"{result.seconds:.1f}s",
+                f"{result.seconds:.1f}s ({result.cpu_seconds:.1f}s CPU)",
                 file=sys.stderr,
             )
     document = {
