@@ -56,6 +56,14 @@ MANIFESTS: list[tuple[str, str, str]] = [
      'Pod default/p: field apiVersion: Required value: "v1" for kind Pod'),
     ("no-containers", pod("spec: {containers: []}\n"),
      "Pod default/p: field spec.containers: Required value"),
+    ("boolean-quantity", NODE.replace("cpu: '4'", "cpu: true"),
+     "Node n1: field status.allocatable.cpu: invalid quantity true: expected a string or a "
+     "number"),
+    ("null-label", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {a: null}}\n"
+     "spec: {containers: [{name: c}]}\n",
+     "Pod default/p: field metadata.labels.a: expected a string, got null"),
+    ("object-priority", pod("spec: {priority: {a: 1}, containers: [{name: c}]}\n"),
+     'Pod default/p: field spec.priority: expected an integer, got an object ({"a": 1})'),
     ("duplicate-key", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nmetadata: {name: q}\n",
      "document 0: field metadata: duplicate field (line 4)"),
     ("invalid-name", pod(name="Web_1"),

@@ -276,7 +276,7 @@ def test_wrong_type_names_object_and_field() -> None:
     assert str(error) == (
         f"{DATA / 'wrong-type.yaml'}: document 0: Pod default/web-1: "
         "field spec.containers[0].ports[0].containerPort: "
-        "expected an integer, got a string ('eighty')"
+        'expected an integer, got a string ("eighty")'
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any, TypeVar, get_origin
 from cattrs import Converter
 
 from kubesched.api._conversion import JsonNames, WrongType, leaf_problems, strict_json_converter
-from kubesched.api._field_errors import child, index
+from kubesched.api._field_errors import child, index, json_text
 from kubesched.api._quantity import format_quantity, parse_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
 from kubesched.errors import InputError
@@ -58,8 +58,11 @@ _JSON_KINDS: dict[type, str] = {
 
 
 def _describe(value: object) -> str:
-    """What a wrong value is, in JSON terms: `got a number (5)`."""
-    return f"got {_JSON_KINDS.get(type(value), type(value).__name__)} ({value!r})"
+    """What a wrong value is, in JSON terms: `got a number (5)`, `got a boolean (true)`,
+    `got null`; long values are cut."""
+    if value is None:
+        return "got null"
+    return f"got {_JSON_KINDS.get(type(value), type(value).__name__)} ({json_text(value)})"
 
 
 def _structure_int_or_string(value: Any, _: Any) -> int | str | None:

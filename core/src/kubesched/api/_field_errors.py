@@ -89,6 +89,11 @@ def cut(text: str, limit: int = MAX_SHOWN) -> str:
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
+def json_text(value: object) -> str:
+    """A value as JSON text (`true`, `null`, `{"a": 1}`), cut to `MAX_SHOWN` characters."""
+    return cut(json.dumps(value, default=str, ensure_ascii=False))
+
+
 def go_value(value: object) -> str:
     """A bad value as upstream prints it in a field error (a nil value as the string
     "null", quotes included), cut to `MAX_SHOWN` characters."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from kubesched.api._field_errors import json_text
 from kubesched.errors import QuantityError
 
 FORMAT_PATTERN = r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
@@ -97,7 +98,8 @@ def parse_quantity(text: str | int | float, *, milli: bool = False) -> int:
     `QuantityError` quoting the input when Kubernetes would reject it.
     """
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
-        raise QuantityError(f"invalid quantity {text!r}: expected a string or a number")
+        shown = json_text(text)
+        raise QuantityError(f"invalid quantity {shown}: expected a string or a number")
     source = text if isinstance(text, str) else repr(text)
     nanos = _nanos(source)
     return _ceil_away_from_zero(nanos, _NANO // 1000 if milli else _NANO)
