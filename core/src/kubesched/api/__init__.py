@@ -12,7 +12,7 @@ from kubesched.api._field_errors import (
     required,
     unique_messages,
 )
-from kubesched.api._labels import Selector, as_selector, selector_matches
+from kubesched.api._labels import Requirement, Selector, as_selector, selector_matches
 from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests
 from kubesched.api._meta import LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference
 from kubesched.api._names import (
@@ -77,6 +77,17 @@ from kubesched.api._resources import (
     is_scalar_resource_name,
 )
 from kubesched.api._tolerations import is_tolerated, tolerates
+from kubesched.api._workloads import (
+    Controller,
+    ReplicaSet,
+    ReplicationController,
+    ReplicationControllerSpec,
+    Service,
+    ServiceSpec,
+    StatefulSet,
+    Workload,
+    WorkloadSpec,
+)
 
 __all__ = [
     "CPU",
@@ -97,6 +108,7 @@ __all__ = [
     "Container",
     "ContainerImage",
     "ContainerPort",
+    "Controller",
     "FieldError",
     "LabelSelector",
     "LabelSelectorRequirement",
@@ -121,13 +133,22 @@ __all__ = [
     "PodStatus",
     "PreferredSchedulingTerm",
     "PriorityClass",
+    "ReplicaSet",
+    "ReplicationController",
+    "ReplicationControllerSpec",
+    "Requirement",
     "ResourceList",
     "ResourceRequirements",
     "Selector",
+    "Service",
+    "ServiceSpec",
+    "StatefulSet",
     "Taint",
     "Toleration",
     "TopologySpreadConstraint",
     "WeightedPodAffinityTerm",
+    "Workload",
+    "WorkloadSpec",
     "aggregate_message",
     "as_selector",
     "child",

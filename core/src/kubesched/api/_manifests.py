@@ -2,8 +2,9 @@
 
 `load_manifests` reads what `kubectl get nodes,pods -A -o yaml` prints, plain
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
-It keeps Nodes, Pods, PodDisruptionBudgets and PriorityClasses; any other kind
-is skipped with a warning. Namespaced objects without a namespace go to
+It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Services,
+ReplicationControllers, ReplicaSets and StatefulSets; any other kind is
+skipped with a warning. Namespaced objects without a namespace go to
 `default`, objects without a uid get a stable one. Documents are counted from 0
 within each file. Any problem raises one `InputError` naming the file, the
 document, the object and the field.
@@ -27,6 +28,13 @@ from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
+from kubesched.api._workloads import (
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
+    Workload,
+)
 from kubesched.errors import InputError
 
 STDIN = "-"
@@ -35,16 +43,30 @@ MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 """Files a directory source contributes."""
 
 _UID_NAMESPACE = uuid.UUID("6f1d3c8e-2b7a-5e4f-9a0d-1c2b3a4d5e6f")
-ManifestObject = Node | Pod | PodDisruptionBudget | PriorityClass
+ManifestObject = (
+    Node
+    | Pod
+    | PodDisruptionBudget
+    | PriorityClass
+    | Service
+    | ReplicationController
+    | ReplicaSet
+    | StatefulSet
+)
 """The kinds a manifest may hold that kubesched reads."""
 _KINDS: dict[str, type[ManifestObject]] = {
     "Node": Node,
     "Pod": Pod,
     "PodDisruptionBudget": PodDisruptionBudget,
     "PriorityClass": PriorityClass,
+    "Service": Service,
+    "ReplicationController": ReplicationController,
+    "ReplicaSet": ReplicaSet,
+    "StatefulSet": StatefulSet,
 }
 _READS = "kubesched reads only " + ", ".join(_KINDS)
 _NAMESPACED = {"Pod", "PodDisruptionBudget"}
+_NAMESPACED |= {"Service", "ReplicationController", "ReplicaSet", "StatefulSet"}
 _DEFAULT_NAMESPACE = "default"
 FINISHED_PHASES = frozenset({"Succeeded", "Failed"})
 """Pods in these phases are done: upstream's pod informer leaves them out."""
@@ -63,8 +85,22 @@ class ClusterObjects:
     pods: list[Pod] = field(factory=list)
     pod_disruption_budgets: list[PodDisruptionBudget] = field(factory=list)
     priority_classes: list[PriorityClass] = field(factory=list)
+    services: list[Service] = field(factory=list)
+    replication_controllers: list[ReplicationController] = field(factory=list)
+    replica_sets: list[ReplicaSet] = field(factory=list)
+    stateful_sets: list[StatefulSet] = field(factory=list)
     warnings: list[str] = field(factory=list)
     """One line per skipped object: file, document, kind and name."""
+
+    @property
+    def workloads(self) -> list[Workload]:
+        """The Services, ReplicationControllers, ReplicaSets and StatefulSets."""
+        return [
+            *self.services,
+            *self.replication_controllers,
+            *self.replica_sets,
+            *self.stateful_sets,
+        ]
 
 
 def _read_stdin() -> str:
@@ -168,7 +204,7 @@ def _looks_like_an_object(document: Any) -> bool:
 
 
 def _identity(raw: Mapping[str, Any], kind: str) -> tuple[str, str]:
-    """(namespace, name) as given; Pods and PDBs default to `default`, Nodes and
+    """(namespace, name) as given; namespaced kinds default to `default`, Nodes and
     PriorityClasses are cluster-scoped."""
     metadata = raw.get("metadata")
     metadata = metadata if isinstance(metadata, Mapping) else {}
@@ -209,7 +245,7 @@ def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> 
 
 
 def load_manifests(source: str | Path) -> ClusterObjects:
-    """Read the nodes, pods, PodDisruptionBudgets and PriorityClasses in a file, a directory
+    """Read the objects of every kind kubesched reads (see the module) in a file, a directory
     (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input)."""
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
@@ -275,5 +311,9 @@ def load_manifests(source: str | Path) -> ClusterObjects:
         pods=found["Pod"],
         pod_disruption_budgets=found["PodDisruptionBudget"],
         priority_classes=found["PriorityClass"],
+        services=found["Service"],
+        replication_controllers=found["ReplicationController"],
+        replica_sets=found["ReplicaSet"],
+        stateful_sets=found["StatefulSet"],
         warnings=warnings,
     )

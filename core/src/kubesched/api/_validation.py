@@ -21,12 +21,17 @@ from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget
 from kubesched.api._quantity import format_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
+from kubesched.api._workloads import ReplicaSet, StatefulSet
 
 API_VERSIONS: Mapping[str, tuple[str, ...]] = {
     "Node": ("v1",),
     "Pod": ("v1",),
     "PodDisruptionBudget": ("policy/v1", "policy/v1beta1"),
     "PriorityClass": ("scheduling.k8s.io/v1",),
+    "Service": ("v1",),
+    "ReplicationController": ("v1",),
+    "ReplicaSet": ("apps/v1",),
+    "StatefulSet": ("apps/v1",),
 }
 """The apiVersions a kind is served at."""
 MAX_QUANTITY = 2**63 - 1
@@ -141,6 +146,14 @@ def pdb_errors(pdb: PodDisruptionBudget) -> Iterator[FieldError]:
     yield from _selector("spec.selector", spec.selector)
 
 
+def workload_errors(workload: ReplicaSet | StatefulSet) -> Iterator[FieldError]:
+    """Why an API server would refuse this ReplicaSet or StatefulSet, for its selector."""
+    yield from _name("metadata.name", workload.metadata.name)
+    if workload.spec.selector is None:
+        yield required("spec.selector")
+    yield from _selector("spec.selector", workload.spec.selector)
+
+
 def object_errors(obj: Any) -> Iterator[FieldError]:
     """Why an API server would refuse `obj` (any kind the loader reads)."""
     if isinstance(obj, Pod):
@@ -149,5 +162,7 @@ def object_errors(obj: Any) -> Iterator[FieldError]:
         yield from node_errors(obj)
     elif isinstance(obj, PodDisruptionBudget):
         yield from pdb_errors(obj)
+    elif isinstance(obj, ReplicaSet | StatefulSet):
+        yield from workload_errors(obj)
     else:
         yield from _name("metadata.name", obj.metadata.name)

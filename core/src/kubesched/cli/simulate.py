@@ -152,6 +152,7 @@ def command(
                 pods=objects.pods,
                 pod_disruption_budgets=objects.pod_disruption_budgets,
                 priority_classes=objects.priority_classes,
+                workloads=objects.workloads,
             )
         except InputError as exc:
             raise InputError(

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
-from kubesched.api import Pod, PodCondition, PodDisruptionBudget
+from kubesched.api import Controller, Pod, PodCondition, PodDisruptionBudget, Service
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
@@ -52,6 +52,14 @@ class ClusterClient(Protocol):
 
     def pods(self) -> Sequence[Pod]:
         """Every pod in the cluster, pending and bound (upstream's pod lister)."""
+        ...
+
+    def services(self, namespace: str) -> Sequence[Service]:
+        """Every Service in the namespace (upstream's service lister)."""
+        ...
+
+    def controller(self, kind: str, namespace: str, name: str) -> Controller | None:
+        """The ReplicationController, ReplicaSet or StatefulSet (`kind`) of that name."""
         ...
 
 

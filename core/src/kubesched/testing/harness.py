@@ -21,7 +21,7 @@ import numpy as np
 import pluggy
 from attrs import evolve
 
-from kubesched.api import Node, Pod
+from kubesched.api import Node, Pod, Workload
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.config import DEFAULT_SCHEDULER_NAME
@@ -97,7 +97,8 @@ class PluginHarness:
     extension point it implements, or only at `points`, with `args`
     structured and validated as a pluginConfig entry would be. Pods in `pods`
     with `spec.nodeName` run on their node, the others are pending (in
-    `cluster`, for plugins that list pods). The framework is the plugin's
+    `cluster`, for plugins that list pods); `workloads` (Services, ReplicaSets...)
+    are in `cluster` too. The framework is the plugin's
     Handle: its client is `cluster`, its clock the simulated `clock`, its
     snapshot `snapshot`; pods it asks to activate are collected in
     `activated`. `hooks` calls the plugin's own hooks by keyword, as pluggy
@@ -116,6 +117,7 @@ class PluginHarness:
         *,
         nodes: Iterable[Node] = (),
         pods: Iterable[Pod] = (),
+        workloads: Iterable[Workload] = (),
         points: Iterable[str] | None = None,
         name: str | None = None,
     ) -> None:
@@ -129,7 +131,7 @@ class PluginHarness:
             plugins={point: (self.name,) for point in enabled},
             plugin_args=plugin_args,
         )
-        self.cluster = InMemoryCluster(nodes=nodes, pods=pods)
+        self.cluster = InMemoryCluster(nodes=nodes, pods=pods, workloads=workloads)
         self.clock = SimulatedClock()
         self.cache = Cache()
         for node in self.cluster.nodes():

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass
+from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass, Workload
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import (
     API_VERSION,
@@ -109,6 +109,7 @@ def simulate(
     *,
     priority_classes: Iterable[PriorityClass] = (),
     pod_disruption_budgets: Iterable[PodDisruptionBudget] = (),
+    workloads: Iterable[Workload] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
     explain: bool = False,
@@ -119,7 +120,9 @@ def simulate(
     """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
 
     Pods with `spec.nodeName` run already; PriorityClasses resolve the pods'
-    `priorityClassName`, PodDisruptionBudgets guard pods from preemption.
+    `priorityClassName`, PodDisruptionBudgets guard pods from preemption, and
+    `workloads` (Services, ReplicationControllers, ReplicaSets, StatefulSets)
+    give PodTopologySpread's default constraints their selector.
 
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
@@ -136,6 +139,7 @@ def simulate(
         pods=pods,
         priority_classes=priority_classes,
         pod_disruption_budgets=pod_disruption_budgets,
+        workloads=workloads,
     )
     cfg, profiles = _configuration(config, registry)
     simulation = build_simulation(

@@ -19,8 +19,25 @@ from typing import Any
 
 from attrs import evolve
 
-from kubesched.api import Node, Pod, PodCondition, PodDisruptionBudget, PriorityClass
-from kubesched.cluster.apiserver.kinds import KINDS, NODES, PDBS, PODS, PRIORITY_CLASSES, Kind
+from kubesched.api import (
+    Controller,
+    Node,
+    Pod,
+    PodCondition,
+    PodDisruptionBudget,
+    PriorityClass,
+    Service,
+)
+from kubesched.cluster.apiserver.kinds import (
+    KINDS,
+    NODES,
+    PDBS,
+    PODS,
+    PRIORITY_CLASSES,
+    SERVICES,
+    WORKLOADS,
+    Kind,
+)
 from kubesched.cluster.apiserver.reflector import Backoff, Reflector
 from kubesched.cluster.apiserver.session import ApiSession
 from kubesched.cluster.apiserver.store import Change, Stores
@@ -113,6 +130,18 @@ class ApiServerCluster:
 
     def priority_classes(self) -> Sequence[PriorityClass]:
         return self.stores.objects(PRIORITY_CLASSES) if PRIORITY_CLASSES in self.kinds else []
+
+    def services(self, namespace: str) -> Sequence[Service]:
+        if SERVICES not in self.kinds:
+            return []
+        return [s for s in self.stores.objects(SERVICES) if s.metadata.namespace == namespace]
+
+    def controller(self, kind: str, namespace: str, name: str) -> Controller | None:
+        followed = next((k for k in WORKLOADS if k.name == kind and k in self.kinds), None)
+        if followed is None:
+            return None
+        found: Controller | None = self.stores.get(followed, f"{namespace}/{name}")
+        return found
 
     def objects(self, kind: Kind) -> list[Any]:
         """Every object of a followed kind."""

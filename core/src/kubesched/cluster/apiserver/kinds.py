@@ -13,7 +13,16 @@ from typing import Any
 
 from attrs import frozen
 
-from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass
+from kubesched.api import (
+    Node,
+    Pod,
+    PodDisruptionBudget,
+    PriorityClass,
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
+)
 
 
 @frozen
@@ -47,6 +56,14 @@ PDBS = Kind("PodDisruptionBudget", "policy/v1", "poddisruptionbudgets", PodDisru
 PRIORITY_CLASSES = Kind(
     "PriorityClass", "scheduling.k8s.io/v1", "priorityclasses", PriorityClass, False
 )
+SERVICES = Kind("Service", "v1", "services", Service, True)
+REPLICATION_CONTROLLERS = Kind(
+    "ReplicationController", "v1", "replicationcontrollers", ReplicationController, True
+)
+REPLICA_SETS = Kind("ReplicaSet", "apps/v1", "replicasets", ReplicaSet, True)
+STATEFUL_SETS = Kind("StatefulSet", "apps/v1", "statefulsets", StatefulSet, True)
+WORKLOADS = (SERVICES, REPLICATION_CONTROLLERS, REPLICA_SETS, STATEFUL_SETS)
+"""What PodTopologySpread's default selector reads."""
 
-KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES)
+KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *WORKLOADS)
 """Every kind followed, in the order their first listing is waited for."""
