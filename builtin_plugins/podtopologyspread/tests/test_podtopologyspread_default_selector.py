@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from attrs import evolve
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import (
     LabelSelector,
@@ -159,6 +161,26 @@ def test_replication_controller_and_stateful_set_owners() -> None:
     ss = StatefulSet(ObjectMeta(name="db", namespace="default"), WorkloadSpec(in_db))
     pod = pod_in_default("db-0").label("app", "db").owner_reference("StatefulSet", "db").obj()
     assert selector_of(pod, ss) == in_db
+
+
+LABEL_SETS = st.dictionaries(st.sampled_from("abc"), st.sampled_from("xy"), max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(labels=LABEL_SETS, selectors=st.lists(LABEL_SETS, max_size=5))
+def test_the_services_selector_selects_the_pod_and_is_the_union_of_theirs(
+    labels: dict[str, str], selectors: list[dict[str, str]]
+) -> None:
+    """Whatever Services exist, the selector matches the pod itself, and it is empty
+    exactly when no Service with a selector selects the pod."""
+    pod = make_pod("p").namespace("test").obj()
+    pod = evolve(pod, metadata=evolve(pod.metadata, labels=labels))
+    services = [service(f"s{i}", sel) for i, sel in enumerate(selectors)]
+    found = default_selector(pod, InMemoryCluster(workloads=services))
+    assert found.matches(labels)
+    selecting = [sel for sel in selectors if sel and sel.items() <= labels.items()]
+    assert found.empty == (not selecting)
+    assert {r.key for r in found.requirements} == {k for sel in selecting for k in sel}
 
 
 def test_group_version() -> None:
