@@ -57,6 +57,7 @@ def bench(session: nox.Session) -> None:
     """Benchmarks; each prints JSON and writes it under benchmarks/results/."""
     session.run("python", "benchmarks/dispatch.py")
     session.run("python", "benchmarks/scheduling_basic.py", *session.posargs)
+    session.run("python", "benchmarks/simulate_cli.py")
     session.run("python", "benchmarks/topology_spreading.py")
     session.run("python", "benchmarks/faults.py")
 
@@ -65,6 +66,7 @@ def bench(session: nox.Session) -> None:
 def bench_quick(session: nox.Session) -> None:
     """Small benchmark workloads, so CI notices a benchmark that no longer runs."""
     session.run("python", "benchmarks/dispatch.py", "--nodes", "1000", "--repeat", "3")
-    session.run("python", "benchmarks/scheduling_basic.py", "--quick")
+    session.run("python", "benchmarks/scheduling_basic.py", "--quick", "--repeat", "1")
+    session.run("python", "benchmarks/simulate_cli.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/topology_spreading.py", "--quick")
     session.run("python", "benchmarks/faults.py", "--quick")

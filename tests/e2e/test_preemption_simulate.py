@@ -43,6 +43,7 @@ def test_json_carries_the_nominated_node_and_the_victims(
     assert document["results"] == [
         {
             "pod": "apps/checkout",
+            "profile": "default-scheduler",
             "node": "node-c",
             "status": "Scheduled",
             "message": "",
@@ -51,6 +52,7 @@ def test_json_carries_the_nominated_node_and_the_victims(
             "victims": ["apps/batch-c"],
             "preemptedBy": None,
             "stoppedTrying": None,
+            "volumes": {},
         }
     ]
     # batch-c left node-c and checkout took its place
@@ -72,6 +74,7 @@ def test_preemption_policy_never_evicts_nothing(
     del result["attempts"]  # retries of an unschedulable pod are the scheduler's business
     assert result == {
         "pod": "apps/checkout",
+        "profile": "default-scheduler",
         "node": None,
         "status": "Unschedulable",
         "message": "0/3 nodes are available: 3 Insufficient cpu. "
@@ -80,5 +83,6 @@ def test_preemption_policy_never_evicts_nothing(
         "victims": [],
         "preemptedBy": None,
         "stoppedTrying": None,
+        "volumes": {},
     }
     assert pods_per_node(document) == FULL

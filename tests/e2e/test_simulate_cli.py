@@ -86,6 +86,7 @@ def test_preemption_evicts_the_victim_and_binds_on_the_nominated_node(
         "victims": ["default/low"],
         "preemptedBy": None,
         "stoppedTrying": None,
+        "volumes": {},
     }
     [usage] = document["summary"]["nodes"]
     assert usage["cpu"]["requestedMillicores"] == 2000 and usage["pods"]["count"] == 1

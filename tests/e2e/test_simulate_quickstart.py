@@ -96,6 +96,7 @@ def test_explain_covers_every_node_of_the_last_attempt(capsys: pytest.CaptureFix
     } == {
         "TaintToleration": 3,
         "NodeResourcesFit": 1,
+        "NodeResourcesBalancedAllocation": 1,
     }
     batch = results["analytics/report-batch"]["nodes"]
     assert batch["worker-a1"]["filter"]["reasons"] == ["Insufficient cpu", "Insufficient memory"]

@@ -272,3 +272,24 @@ def test_no_nodes_is_warned_about(capsys: pytest.CaptureFixture[str], tmp_path: 
         captured.err.splitlines()
     )
     assert json.loads(captured.out)["summary"]["unschedulable"] == 2
+
+
+def test_explain_shows_what_preemption_weighed(capsys: pytest.CaptureFixture[str]) -> None:
+    example = str(Path(__file__).resolve().parents[2] / "examples" / "preemption")
+    document = json.loads(run(capsys, example, "--explain", "-o", "json"))
+    [result] = document["results"]
+    assert result["preemption"] == {
+        "candidates": [
+            {"node": "node-b", "victims": ["apps/etl-1"], "pdbViolations": 0},
+            {"node": "node-a", "victims": ["apps/web-a"], "pdbViolations": 0},
+            {"node": "node-c", "victims": ["apps/batch-c"], "pdbViolations": 0},
+        ],
+        "chosen": "node-c",
+        "decidedBy": "latest start of its most important victims",
+    }
+    assert result["node"] == "node-c" and result["victims"] == ["apps/batch-c"]
+    out = run(capsys, example, "--explain")
+    assert "│ node-c (chosen) │ apps/batch-c" in out
+    assert "chosen by: latest start of its most important victims" in out
+    plain = json.loads(run(capsys, example, "-o", "json"))
+    assert "preemption" not in plain["results"][0]

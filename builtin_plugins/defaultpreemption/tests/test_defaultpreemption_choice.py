@@ -17,7 +17,12 @@ from kubesched.api import (
 )
 from kubesched.framework import CycleState, PodInfo
 from kubesched.testing import make_node, make_pod
-from kubesched_defaultpreemption import Candidate, more_important_pod, select_candidate
+from kubesched_defaultpreemption import (
+    Candidate,
+    choose_candidate,
+    more_important_pod,
+    select_candidate,
+)
 from kubesched_defaultpreemption.importance import NOT_STARTED, pod_start_time
 from kubesched_defaultpreemption.pdb import split_by_pdb_violation
 
@@ -226,3 +231,30 @@ def cand(node: str, *victims: Pod, pdb: int = 0) -> Candidate:
 )  # fmt: skip
 def test_select_candidate(candidates: list[Candidate], expected: str) -> None:
     assert select_candidate(candidates).node_name == expected
+
+
+@pytest.mark.parametrize(
+    ("candidates", "expected", "decided_by"),
+    [
+        ([cand("a", pod("x", 1), pdb=1), cand("b", pod("y", 9), pdb=0)], "b",
+         "fewest PodDisruptionBudget violations"),
+        ([cand("a", pod("x", 9)), cand("b", pod("y", 5), pod("z", 5))], "b",
+         "lowest priority of its most important victim"),
+        ([cand("a", pod("x", 5, 1), pod("y", 1)), cand("b", pod("z", 5, 9), pod("w", 4))], "a",
+         "smallest sum of victim priorities"),
+        # a victim of priority -2^31 adds nothing to the offset sum; only the count differs
+        ([cand("a", pod("x", 5, 9), pod("y", -(2**31), 9)), cand("b", pod("z", 5, 1))], "b",
+         "fewest victims"),
+        ([cand("a", pod("x", 5, 1)), cand("b", pod("y", 5, 2))], "b",
+         "latest start of its most important victims"),
+        ([cand("a", pod("x", 5, 1)), cand("b", pod("y", 5, 1))], "a",
+         "first of the candidates tied on every criterion"),
+        ([cand("only", pod("x", 5))], "only", "the only candidate"),
+    ],
+)  # fmt: skip
+def test_choose_candidate_says_which_criterion_decided(
+    candidates: list[Candidate], expected: str, decided_by: str
+) -> None:
+    chosen, why = choose_candidate(candidates)
+    assert (chosen.node_name, why) == (expected, decided_by)
+    assert select_candidate(candidates) is chosen

@@ -1,4 +1,5 @@
-"""The batch Filter and Score agree with the per-node ones on random clusters and pods."""
+"""The batch Filter and Score agree with the per-node ones on random clusters and pods:
+verdicts, reasons and scores."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from kubesched.errors import PluginError
 from kubesched.framework import Code, CycleState, NodeInfo, NodeTable, Status
 from kubesched.testing import make_node, make_pod
 from kubesched_nodeaffinity import NodeAffinity, NodeAffinityArgs
+from kubesched_nodeaffinity.plugin import REASON_ENFORCED, REASON_POD
 
 KEYS = ["zone", "tier", "example.com/num"]
 VALUES = ["a", "b", "", "1", "5", "07"]
@@ -108,8 +110,17 @@ def test_filter_batch_matches_filter(
     if pre_filter:
         plugin.pre_filter(state, pod)
     infos = [NodeInfo(n) for n in cluster]
-    expected = [plugin.filter(state, pod, ni) is None for ni in infos]
-    assert plugin.filter_batch(state, pod, NodeTable(infos)).tolist() == expected
+    statuses = [plugin.filter(state, pod, ni) for ni in infos]
+    assert plugin.filter_batch(state, pod, NodeTable(infos)).tolist() == [
+        s is None for s in statuses
+    ]
+    enforced, own = plugin.filter_masks(state, pod, NodeTable(infos))
+    reasons = [
+        None if e and o else (REASON_POD if e else REASON_ENFORCED)
+        for e, o in zip(enforced.tolist(), own.tolist(), strict=True)
+    ]
+    assert reasons == [None if s is None else s.message() for s in statuses]
+    assert all(s is None or s.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE for s in statuses)
 
 
 @SETTINGS

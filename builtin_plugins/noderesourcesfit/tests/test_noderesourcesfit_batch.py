@@ -1,5 +1,6 @@
-"""Properties on random clusters: the batch forms equal the per-node forms, and a pod that
-passes Filter never overcommits the node in anything it requests."""
+"""Properties on random clusters: the batch forms equal the per-node forms (verdicts, the
+reasons derived from the insufficient-resource matrix, scores), and a pod that passes
+Filter never overcommits the node in anything it requests."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from kubesched.api import Container, Node, NodeStatus, ObjectMeta, Pod, PodSpec
 from kubesched.api import ResourceRequirements as Requirements
-from kubesched.framework import CycleState, NodeInfo, NodeTable, PodInfo
+from kubesched.framework import CycleState, NodeInfo, NodeTable, PodInfo, Status
 from kubesched_noderesourcesfit import (
     NodeResourcesFit,
     NodeResourcesFitArgs,
@@ -19,7 +20,8 @@ from kubesched_noderesourcesfit import (
     UtilizationShapePoint,
     compute_fit_request,
 )
-from kubesched_noderesourcesfit.fit import is_ignored
+from kubesched_noderesourcesfit.fit import FitCheck, is_ignored, node_shortages
+from kubesched_noderesourcesfit.plugin import PRE_FILTER_STATE_KEY, filter_status
 
 # Every kind of name the plugin treats differently: native, pods, extended (two groups),
 # kubernetes.io-prefixed, hugepages, and a name the scheduler does not track.
@@ -123,13 +125,25 @@ fit_args = st.builds(
 )
 
 
+def _shown(status: Status | None) -> tuple[object, ...] | None:
+    return None if status is None else (status.code, *status.reasons)
+
+
 def check_batch_agrees(plugin: NodeResourcesFit, pod: Pod, infos: list[NodeInfo]) -> None:
     table = NodeTable(infos)
     state = CycleState()
     plugin.pre_filter(state, pod, infos)
     plugin.pre_score(state, pod, infos)
     mask = plugin.filter_batch(state, pod, table)
-    assert mask.tolist() == [plugin.filter(state, pod, ni) is None for ni in table.node_infos]
+    verdicts = [plugin.filter(state, pod, ni) for ni in table.node_infos]
+    assert mask.tolist() == [v is None for v in verdicts]
+    matrix = plugin.insufficient_matrix(state, table)
+    for row, verdict in enumerate(verdicts):
+        from_matrix = filter_status(matrix.insufficient_at(row))
+        assert _shown(from_matrix) == _shown(verdict)
+        assert matrix.insufficient_at(row) == node_shortages(
+            state.read_as(PRE_FILTER_STATE_KEY, FitCheck), table.node_infos[row]
+        )
     rows = np.arange(len(infos), dtype=np.intp)[::-1]
     scores = plugin.score_batch(state, pod, table, rows)
     assert scores.dtype == np.int64

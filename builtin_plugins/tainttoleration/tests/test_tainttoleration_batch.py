@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kubesched.api import Node, NodeSpec, ObjectMeta, Pod, PodSpec, Taint, Toleration
-from kubesched.framework import CycleState, NodeInfo, NodeTable
+from kubesched.framework import Code, CycleState, NodeInfo, NodeTable
 from kubesched_tainttoleration import TaintToleration
+from kubesched_tainttoleration.plugin import REASON_UNTOLERATED
 from kubesched_tainttoleration.tolerations import HARD_EFFECTS
 
 EFFECTS = ["NoSchedule", "NoExecute", "PreferNoSchedule"]
@@ -56,9 +57,16 @@ PLUGIN = TaintToleration(None, None)
 def test_filter_batch_equals_filter(pod: Pod, infos: list[NodeInfo]) -> None:
     mask = PLUGIN.filter_batch(state=CycleState(), pod=pod, table=NodeTable(infos))
     assert mask.dtype == np.bool_
-    assert mask.tolist() == [
-        PLUGIN.filter(state=CycleState(), pod=pod, node_info=ni) is None for ni in infos
-    ]
+    statuses = [PLUGIN.filter(state=CycleState(), pod=pod, node_info=ni) for ni in infos]
+    assert mask.tolist() == [s is None for s in statuses]
+    for ni, status in zip(infos, statuses, strict=True):
+        if status is not None:
+            want = (
+                (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_UNTOLERATED)
+                if ni.node is not None
+                else (Code.ERROR, "invalid nodeInfo")
+            )
+            assert (status.code, status.message()) == want
 
 
 @given(pod=pods(), infos=clusters(), data=st.data())

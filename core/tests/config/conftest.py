@@ -135,7 +135,7 @@ UPSTREAM_PLUGINS: dict[str, tuple[tuple[str, ...], type | None]] = {
     "NodePorts": (("preFilter", "filter"), None),
     "NodeResourcesFit": (("preFilter", "filter", "preScore", "score"), NodeResourcesFitArgs),
     "VolumeRestrictions": (("preFilter", "filter"), None),
-    "NodeVolumeLimits": (("filter",), None),
+    "NodeVolumeLimits": (("preFilter", "filter"), None),
     "VolumeBinding": (
         ("preFilter", "filter", "reserve", "preBind", "preScore", "score"),
         VolumeBindingArgs,
@@ -161,8 +161,15 @@ KUBESCHED_PLUGINS = (
     "NodeName",
     "TaintToleration",
     "NodeAffinity",
+    "NodePorts",
     "NodeResourcesFit",
+    "VolumeRestrictions",
+    "NodeVolumeLimits",
+    "VolumeBinding",
+    "VolumeZone",
     "DefaultPreemption",
+    "NodeResourcesBalancedAllocation",
+    "ImageLocality",
     "DefaultBinder",
 )
 """The upstream plugins kubesched ships as built-in distributions."""

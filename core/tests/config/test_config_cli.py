@@ -66,8 +66,15 @@ def test_defaults_round_trip(
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
+        "VolumeRestrictions",
+        "NodeVolumeLimits",
+        "VolumeBinding",
+        "VolumeZone",
         "DefaultPreemption",
+        "NodeResourcesBalancedAllocation",
+        "ImageLocality",
         "DefaultBinder",
     ]
     assert profile["pluginConfig"][0]["args"] == {
@@ -228,20 +235,46 @@ def test_validate_json(
 INSTALLED_DEFAULT_PROFILE = {
     "preEnqueue": ["SchedulingGates"],
     "queueSort": ["PrioritySort"],
-    "preFilter": ["NodeAffinity", "NodeResourcesFit"],
+    "preFilter": [
+        "NodeAffinity",
+        "NodePorts",
+        "NodeResourcesFit",
+        "VolumeRestrictions",
+        "NodeVolumeLimits",
+        "VolumeBinding",
+        "VolumeZone",
+    ],
     "filter": [
         "NodeUnschedulable",
         "NodeName",
         "TaintToleration",
         "NodeAffinity",
+        "NodePorts",
         "NodeResourcesFit",
+        "VolumeRestrictions",
+        "NodeVolumeLimits",
+        "VolumeBinding",
+        "VolumeZone",
     ],
     "postFilter": ["DefaultPreemption"],
-    "preScore": ["TaintToleration", "NodeAffinity", "NodeResourcesFit"],
-    "score": [("NodeResourcesFit", 2), ("TaintToleration", 3), ("NodeAffinity", 2)],
-    "reserve": [],
+    "preScore": [
+        "TaintToleration",
+        "NodeAffinity",
+        "NodeResourcesFit",
+        "VolumeBinding",
+        "NodeResourcesBalancedAllocation",
+    ],
+    "score": [
+        ("NodeResourcesFit", 2),
+        ("TaintToleration", 3),
+        ("NodeAffinity", 2),
+        ("VolumeBinding", 1),
+        ("NodeResourcesBalancedAllocation", 1),
+        ("ImageLocality", 1),
+    ],
+    "reserve": ["VolumeBinding"],
     "permit": [],
-    "preBind": [],
+    "preBind": ["VolumeBinding"],
     "bind": ["DefaultBinder"],
     "postBind": [],
 }
@@ -255,6 +288,7 @@ UPSTREAM_DEFAULT_PROFILE = {
         "NodePorts",
         "NodeResourcesFit",
         "VolumeRestrictions",
+        "NodeVolumeLimits",
         "VolumeBinding",
         "VolumeZone",
         "PodTopologySpread",
@@ -348,16 +382,9 @@ def test_show_documented_config_with_kubesched_plugins(
         "intel.com/bar",
     ]
     assert document["defaultPluginsNotInstalled"] == [
-        "NodePorts",
-        "VolumeRestrictions",
-        "NodeVolumeLimits",
-        "VolumeBinding",
-        "VolumeZone",
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "NodeResourcesBalancedAllocation",
-        "ImageLocality",
     ]
     assert document["notes"][0].startswith("upstream default plugins not installed here")
 
@@ -375,18 +402,22 @@ def test_show_documented_config_as_upstream_runs_it(
 
 
 def test_show_with_the_installed_built_in_plugins(capsys: pytest.CaptureFixture[str]) -> None:
-    """The real plugins serve the points the fakes above stand in for."""
+    """The real plugins serve the points the fakes above stand in for: upstream's default
+    profile (the example's variant of it), less the default plugins not installed here."""
     registry = default_registry()
     missing = [
         name for name in ("NodeName", "NodeAffinity", "DefaultBinder") if name not in registry
     ]
     if missing:
         pytest.skip(f"built-in plugins not installed: {missing}")
-    expected = dict(INSTALLED_DEFAULT_PROFILE)
-    if "PodTopologySpread" in registry:
-        # Its Score is disabled in the example; PreFilter, Filter and PreScore stay.
-        for point in ("preFilter", "filter", "preScore"):
-            expected[point] = [*expected[point], "PodTopologySpread"]
+
+    def installed(entry: Any) -> bool:
+        return (entry[0] if isinstance(entry, tuple) else entry) in registry
+
+    expected = {
+        point: [entry for entry in entries if installed(entry)]
+        for point, entries in UPSTREAM_DEFAULT_PROFILE.items()
+    }
     default, _ = _show(capsys, "json")["profiles"]
     assert _points(default) == expected
 

@@ -82,21 +82,21 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeName"),
         Plugin("TaintToleration", 3),
         Plugin("NodeAffinity", 2),
+        Plugin("NodePorts"),
         Plugin("NodeResourcesFit", 1),
+        Plugin("VolumeRestrictions"),
+        Plugin("NodeVolumeLimits"),
+        Plugin("VolumeBinding"),
+        Plugin("VolumeZone"),
         Plugin("DefaultPreemption"),
+        Plugin("NodeResourcesBalancedAllocation", 1),
+        Plugin("ImageLocality", 1),
         Plugin("DefaultBinder"),
     ]
     assert missing_default_plugins(kubesched_registry) == [
-        "NodePorts",
-        "VolumeRestrictions",
-        "NodeVolumeLimits",
-        "VolumeBinding",
-        "VolumeZone",
         "PodTopologySpread",
         "InterPodAffinity",
         "DynamicResources",
-        "NodeResourcesBalancedAllocation",
-        "ImageLocality",
     ]
 
 
@@ -409,7 +409,9 @@ def test_default_config_with_kubesched_plugins(kubesched_registry: Registry) -> 
     assert [c.name for c in profile.plugin_config] == [
         "DefaultPreemption",
         "NodeAffinity",
+        "NodeResourcesBalancedAllocation",
         "NodeResourcesFit",
+        "VolumeBinding",
     ]
 
 

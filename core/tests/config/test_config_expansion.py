@@ -293,10 +293,10 @@ def test_unknown_multi_point_plugin_is_reported_once(registry: Registry) -> None
 
 
 def test_unknown_upstream_plugin_says_it_is_not_installed(registry: Registry) -> None:
-    plugins = _with_sort_and_bind(Plugins(score=ps([("VolumeBinding", 1)])))
+    plugins = _with_sort_and_bind(Plugins(score=ps([("ImageLocality", 1)])))
     _, errors = build_one(plugins, registry)
     assert errors == [
-        'profiles[0].plugins.score.enabled[0]: ScorePlugin "VolumeBinding" does not exist '
+        'profiles[0].plugins.score.enabled[0]: ScorePlugin "ImageLocality" does not exist '
         "(an upstream default plugin that is not installed here)"
     ]
 

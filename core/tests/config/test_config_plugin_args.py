@@ -205,7 +205,13 @@ def test_enabled_plugin_gets_its_args(
     assert profile.plugin_args["DefaultPreemption"] == upstream_args["DefaultPreemption"](10, 7)
     # Defaults appended for the other enabled plugins that declare args.
     assert profile.plugin_args["NodeResourcesFit"] == upstream_args["NodeResourcesFit"]()
-    assert set(profile.plugin_args) == {"DefaultPreemption", "NodeAffinity", "NodeResourcesFit"}
+    assert set(profile.plugin_args) == {
+        "DefaultPreemption",
+        "NodeAffinity",
+        "NodeResourcesBalancedAllocation",
+        "NodeResourcesFit",
+        "VolumeBinding",
+    }
 
 
 def test_out_of_tree_plugin_without_args_class_gets_raw_args(

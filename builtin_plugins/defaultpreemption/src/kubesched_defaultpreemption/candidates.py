@@ -64,6 +64,16 @@ DEFAULT_CRITERIA: tuple[CandidateScore, ...] = (
 )
 """Upstream's pickOneNodeForPreemption criteria, in order of precedence."""
 
+CRITERIA_NAMES: dict[CandidateScore, str] = {
+    _fewest_pdb_violations: "fewest PodDisruptionBudget violations",
+    _lowest_highest_priority: "lowest priority of its most important victim",
+    _smallest_priority_sum: "smallest sum of victim priorities",
+    _fewest_victims: "fewest victims",
+    _latest_start_of_highest_priority: "latest start of its most important victims",
+}
+ONLY_CANDIDATE = "the only candidate"
+FIRST_OF_TIED = "first of the candidates tied on every criterion"
+
 
 def select_candidate(
     candidates: Sequence[Candidate], criteria: Sequence[CandidateScore] = DEFAULT_CRITERIA
@@ -73,11 +83,20 @@ def select_candidate(
 
     `candidates` must not be empty.
     """
+    return choose_candidate(candidates, criteria)[0]
+
+
+def choose_candidate(
+    candidates: Sequence[Candidate], criteria: Sequence[CandidateScore] = DEFAULT_CRITERIA
+) -> tuple[Candidate, str]:
+    """`select_candidate`, and which criterion decided (by its name in CRITERIA_NAMES)."""
     remaining = list(candidates)
+    if len(remaining) == 1:
+        return remaining[0], ONLY_CANDIDATE
     for criterion in criteria:
-        if len(remaining) == 1:
-            break
         scores = [criterion(c) for c in remaining]
         best = max(scores)
         remaining = [c for c, s in zip(remaining, scores, strict=True) if s == best]
-    return remaining[0]
+        if len(remaining) == 1:
+            return remaining[0], CRITERIA_NAMES.get(criterion, getattr(criterion, "__name__", ""))
+    return remaining[0], FIRST_OF_TIED

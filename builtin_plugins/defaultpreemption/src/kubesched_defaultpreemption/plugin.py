@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from kubesched import hookimpl
 from kubesched.api import PREEMPT_NEVER, Pod, PodDisruptionBudget
@@ -19,9 +20,11 @@ from kubesched.framework import (
     PodInfo,
     PostFilterResult,
     Status,
+    Victims,
+    process_preemption_with_extenders,
 )
 from kubesched_defaultpreemption.args import DefaultPreemptionArgs
-from kubesched_defaultpreemption.candidates import Candidate, select_candidate
+from kubesched_defaultpreemption.candidates import Candidate, choose_candidate
 from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption
 from kubesched_defaultpreemption.executor import (
     DISRUPTION_TARGET,
@@ -36,6 +39,7 @@ MESSAGE_PREFIX = "preemption: "
 NOT_HELPFUL_REASON = "Preemption is not helpful for scheduling"
 NEVER_REASON = "not eligible due to preemptionPolicy=Never."
 TERMINATING_VICTIM_REASON = "not eligible due to a terminating pod on the nominated node."
+NO_CANDIDATE_REASON = "no candidate node for preemption"
 OFFSET_SEED = 0
 """Seed of the dry-run offset generator when the handle offers no seeded `rng`."""
 
@@ -59,6 +63,25 @@ def nodes_where_preemption_might_help(
     """The nodes whose Filter status is Unschedulable, in snapshot order: evicting pods
     cannot help where it is UnschedulableAndUnresolvable, nor on nodes with no status."""
     return [n for n in all_nodes if node_statuses.get(n.name, _ABSENT).code == Code.UNSCHEDULABLE]
+
+
+def explain_choice(
+    candidates: Sequence[Candidate], chosen: Candidate, decided_by: str
+) -> dict[str, Any]:
+    """What `simulate --explain` shows of a preemption: every candidate the dry run found,
+    with its victims (most important first) and PDB violations, and why one won."""
+    return {
+        "candidates": [
+            {
+                "node": c.node_name,
+                "victims": [v.key for v in c.victims],
+                "pdbViolations": c.num_pdb_violations,
+            }
+            for c in candidates
+        ],
+        "chosen": chosen.node_name,
+        "decidedBy": decided_by,
+    }
 
 
 class DefaultPreemption:
@@ -126,12 +149,33 @@ class DefaultPreemption:
                 absent_nodes_status=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL_REASON),
             )
             return Status(Code.UNSCHEDULABLE, FitError(pod, len(all_nodes), diagnosis).message())
-        best = select_candidate(result.candidates)
+        candidates = self.call_extenders(pod, result.candidates)
+        if isinstance(candidates, Status):
+            return candidates
+        if not candidates:
+            return Status(Code.UNSCHEDULABLE, NO_CANDIDATE_REASON)
+        best, decided_by = choose_candidate(candidates)
         status = prepare_candidate(self.handle, self.name, best, pod)
         if status is not None:
             return status
         evicted = tuple(v.key for v in best.victims if v.metadata.deletion_timestamp is None)
-        return PostFilterResult(best.node_name, evicted)  # terminating victims are not new
+        details = explain_choice(candidates, best, decided_by)
+        return PostFilterResult(best.node_name, evicted, details)  # terminating: not new
+
+    def call_extenders(
+        self, pod: Pod, candidates: Sequence[Candidate]
+    ) -> Sequence[Candidate] | Status:
+        """Let the scheduler's preempting extenders narrow the candidates' victims
+        (upstream's callExtenders)."""
+        extenders = getattr(self.handle, "extenders", None)
+        if extenders is None or not extenders():
+            return candidates
+        victims = {c.node_name: Victims(c.victims, c.num_pdb_violations) for c in candidates}
+        lister = self.handle.snapshot_shared_lister()
+        kept = process_preemption_with_extenders(extenders(), pod, victims, lister)
+        if isinstance(kept, Status):
+            return kept
+        return [Candidate(name, v.pods, v.num_pdb_violations) for name, v in kept.items()]
 
     def pod_eligible_to_preempt_others(
         self, pod: Pod, nominated_node_status: Status

@@ -1,4 +1,4 @@
-"""Node selectors evaluated over a whole NodeTable at once.
+"""The evaluator's view of a whole NodeTable: node selectors over every row at once.
 
 Each label key a selector mentions gets an integer column: the node's value for
 that key as a small code, or -1 where the node lacks the label. Codes come from
@@ -8,32 +8,23 @@ of integer comparisons over the column, whatever the number of nodes. Gt and Lt
 read a parsed-integer column. The node name column works the same way for
 matchFields. Rows without a node read as a node with no name and no labels.
 
-Each function here agrees exactly with the per-node `matches` of the same
-requirement, term or selector.
+`TableView` answers the questions `evaluator` asks (a label's value, its
+presence, a name) with masks; requirements, terms and selectors are combined
+by the same code that evaluates one node.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 from numpy.typing import NDArray
 
 from kubesched.framework import NodeInfo, NodeTable
-from kubesched_nodeaffinity.pod_affinity import RequiredNodeAffinity
-from kubesched_nodeaffinity.requirements import (
-    DOES_NOT_EXIST,
-    EXISTS,
-    GT,
-    IN,
-    LT,
-    NODE_NAME_FIELD,
-    FieldRequirement,
-    LabelRequirement,
-    parse_go_int64,
-)
-from kubesched_nodeaffinity.selectors import NodeSelectorMatcher, PreferredTerms, Term
+from kubesched_nodeaffinity.evaluator import Truth, parse_go_int64
 
+Mask = NDArray[np.bool_]
 ABSENT = -1
 COLUMN_PREFIX = "NodeAffinity/"
 
@@ -90,74 +81,68 @@ def _name_code_column(table: NodeTable) -> NDArray[np.int32]:
     return table.column(f"{COLUMN_PREFIX}name", extract, np.int32)
 
 
-def _any_equal(column: NDArray[np.int32], values: frozenset[str]) -> NDArray[np.bool_]:
-    mask = np.zeros(len(column), dtype=np.bool_)
-    for value in values:
-        code = _VALUE_CODES.lookup(value)
-        if code is not None:
-            mask |= column == code
-    return mask
+class TableView:
+    """Every row of a NodeTable at once: the evaluator's answers are boolean masks."""
 
+    __slots__ = ("_rows", "_table")
 
-def requirement_mask(table: NodeTable, req: LabelRequirement) -> NDArray[np.bool_]:
-    """Rows whose labels satisfy the requirement."""
-    if req.operator in (GT, LT):
-        numbers, valid = _label_int_columns(table, req.key)
-        compared = numbers > req.bound if req.operator == GT else numbers < req.bound
-        return valid & compared
-    codes = _label_code_column(table, req.key)
-    if req.operator in (EXISTS, DOES_NOT_EXIST):
-        present: NDArray[np.bool_] = codes != ABSENT
-        return present if req.operator == EXISTS else ~present
-    listed = _any_equal(codes, req.values)
-    return listed if req.operator == IN else ~listed
+    def __init__(self, table: NodeTable) -> None:
+        self._table = table
+        self._rows = len(table)
 
+    def constant(self, value: bool) -> Mask:
+        return np.full(self._rows, value, dtype=np.bool_)
 
-def field_mask(table: NodeTable, req: FieldRequirement) -> NDArray[np.bool_]:
-    """Rows whose fields satisfy the requirement; only meaningful for rows with a name."""
-    if req.key == NODE_NAME_FIELD:
-        equal = _any_equal(_name_code_column(table), frozenset((req.value,)))
-    else:
-        equal = np.full(len(table), req.value == "", dtype=np.bool_)
-    return equal if req.operator == IN else ~equal
+    def negate(self, truth: Truth) -> Mask:
+        negated: Mask = np.logical_not(truth)
+        return negated
 
+    def all_of(self, truths: Iterable[Truth]) -> Mask:
+        mask = self.constant(True)
+        for truth in truths:
+            mask &= truth
+        return mask
 
-def term_mask(table: NodeTable, term: Term) -> NDArray[np.bool_]:
-    """Rows the term matches."""
-    if term.errors:
-        return np.zeros(len(table), dtype=np.bool_)
-    mask = np.ones(len(table), dtype=np.bool_)
-    for req in term.labels or ():
-        mask &= requirement_mask(table, req)
-    if term.fields is not None:
-        fields = np.ones(len(table), dtype=np.bool_)
-        for field_req in term.fields:
-            fields &= field_mask(table, field_req)
-        mask &= fields | (_name_code_column(table) == ABSENT)
-    return mask
+    def any_of(self, truths: Iterable[Truth]) -> Mask:
+        mask = self.constant(False)
+        for truth in truths:
+            mask |= truth
+        return mask
 
+    def _equal_any(self, column: NDArray[np.int32], values: Iterable[str]) -> Mask:
+        mask = self.constant(False)
+        for value in values:
+            code = _VALUE_CODES.lookup(value)
+            if code is not None:
+                mask |= column == code
+        return mask
 
-def selector_mask(table: NodeTable, selector: NodeSelectorMatcher) -> NDArray[np.bool_]:
-    """Rows any term of the selector matches."""
-    mask = np.zeros(len(table), dtype=np.bool_)
-    for term in selector.terms:
-        mask |= term_mask(table, term)
-    return mask
+    def and_then(self, truth: Truth, then: Callable[[], Truth]) -> Mask:
+        both: Mask = truth & then()
+        return both
 
+    def labels_are(self, wanted: Mapping[str, str]) -> Mask:
+        return self.all_of(
+            self._equal_any(_label_code_column(self._table, key), (value,))
+            for key, value in wanted.items()
+        )
 
-def required_mask(table: NodeTable, required: RequiredNodeAffinity) -> NDArray[np.bool_]:
-    """Rows matching the pod's nodeSelector and required node affinity."""
-    mask = np.ones(len(table), dtype=np.bool_)
-    for key, value in required.node_selector.items():
-        mask &= _any_equal(_label_code_column(table, key), frozenset((value,)))
-    if required.affinity is not None:
-        mask &= selector_mask(table, required.affinity)
-    return mask
+    def label_in(self, key: str, values: frozenset[str]) -> Mask:
+        return self._equal_any(_label_code_column(self._table, key), values)
 
+    def label_present(self, key: str) -> Mask:
+        present: Mask = _label_code_column(self._table, key) != ABSENT
+        return present
 
-def preferred_scores(table: NodeTable, preferred: PreferredTerms) -> NDArray[np.int64]:
-    """Per row, the sum of the weights of the preferred terms it matches."""
-    scores = np.zeros(len(table), dtype=np.int64)
-    for weighted in preferred.terms:
-        scores += weighted.weight * term_mask(table, weighted.term)
-    return scores
+    def label_compared(self, key: str, greater: bool, bound: int) -> Mask:
+        numbers, valid = _label_int_columns(self._table, key)
+        compared = numbers > bound if greater else numbers < bound
+        result: Mask = valid & compared
+        return result
+
+    def name_is(self, value: str) -> Mask:
+        return self._equal_any(_name_code_column(self._table), (value,))
+
+    def nameless(self) -> Mask:
+        absent: Mask = _name_code_column(self._table) == ABSENT
+        return absent

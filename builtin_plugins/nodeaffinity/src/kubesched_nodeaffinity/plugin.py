@@ -28,8 +28,10 @@ from kubesched.framework import (
     Status,
     default_normalize_score,
 )
+from kubesched_nodeaffinity import evaluator
 from kubesched_nodeaffinity.args import NodeAffinityArgs
-from kubesched_nodeaffinity.columns import preferred_scores, required_mask, selector_mask
+from kubesched_nodeaffinity.columns import TableView
+from kubesched_nodeaffinity.evaluator import NodeView, Truth, View
 from kubesched_nodeaffinity.hints import schedulable_after_node_change
 from kubesched_nodeaffinity.pod_affinity import (
     RequiredNodeAffinity,
@@ -136,24 +138,34 @@ class NodeAffinity:
             return state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState).required
         return required_node_affinity(pod)
 
+    def _enforced(self, view: View) -> Truth:
+        """Whether the node(s) match the scheduler-enforced affinity of the args."""
+        added = self._added_required
+        return view.constant(True) if added is None else evaluator.selector(added, view)
+
+    def filter_masks(
+        self, state: CycleState, pod: Pod, table: NodeTable
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Over every row: matches the enforced affinity, matches the pod's own. Filter's
+        verdict and reason for a row follow from the two, as `filter` derives them."""
+        view = TableView(table)
+        return self._enforced(view), evaluator.required(self._required(state, pod), view)
+
     @hookimpl
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
-        node = _node_of(node_info)
-        if self._added_required is not None and not self._added_required.matches(node):
+        meta = _node_of(node_info).metadata
+        view = NodeView(meta.labels, meta.name)
+        added = self._added_required
+        if added is not None and not evaluator.selector(added, view):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_ENFORCED)
-        if not self._required(state, pod).matches(node):
+        if not evaluator.required(self._required(state, pod), view):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_POD)
         return None
 
     @hookimpl
     def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
-        mask = np.ones(len(table), dtype=np.bool_)
-        if self._added_required is not None:
-            mask &= selector_mask(table, self._added_required)
-        required = self._required(state, pod)
-        if not required.is_trivial():
-            mask &= required_mask(table, required)
-        return mask
+        enforced, own = self.filter_masks(state, pod, table)
+        return enforced & own
 
     @hookimpl
     def pre_score(self, state: CycleState, pod: Pod) -> Status | None:
@@ -185,8 +197,11 @@ class NodeAffinity:
             terms = self._scoring_terms(state, pod)
         except SelectorParseError as e:
             return Status.error(e)
-        node = _node_of(node_info)
-        return sum(t.score(node) for t in terms)
+        if not terms:
+            return 0
+        meta = _node_of(node_info).metadata
+        view = NodeView(meta.labels, meta.name)
+        return sum(int(evaluator.preferred(t, view)) for t in terms)
 
     @hookimpl
     def score_batch(
@@ -197,8 +212,9 @@ class NodeAffinity:
         except SelectorParseError as e:
             raise PluginError(str(e)) from e
         scores = np.zeros(len(rows), dtype=np.int64)
+        view = TableView(table)
         for t in terms:
-            scores += preferred_scores(table, t)[rows]
+            scores += np.broadcast_to(evaluator.preferred(t, view), (len(table),))[rows]
         return scores
 
     @hookimpl

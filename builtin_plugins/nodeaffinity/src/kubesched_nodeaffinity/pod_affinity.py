@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from attrs import frozen
 
 from kubesched.api import FieldError, Node, NodeSelector, Pod
-from kubesched_nodeaffinity.requirements import IN, NODE_NAME_FIELD
+from kubesched_nodeaffinity import evaluator
+from kubesched_nodeaffinity.evaluator import IN, NODE_NAME_FIELD, NodeView
 from kubesched_nodeaffinity.selectors import (
     NodeSelectorMatcher,
     PreferredTerms,
@@ -29,19 +30,15 @@ class RequiredNodeAffinity:
         """True when every node matches."""
         return not self.node_selector and self.affinity is None
 
-    def _selector_matches(self, node: Node) -> bool:
-        labels = node.metadata.labels
-        return all(labels.get(key) == value for key, value in self.node_selector.items())
-
     def matches(self, node: Node) -> bool:
         """Whether the node matches; parse errors are ignored, as upstream's Filter does."""
-        if not self._selector_matches(node):
-            return False
-        return self.affinity is None or self.affinity.matches(node)
+        meta = node.metadata
+        return bool(evaluator.required(self, NodeView(meta.labels, meta.name)))
 
     def evaluate(self, node: Node) -> tuple[bool, tuple[FieldError, ...]]:
         """Whether the node matches, and parse errors of the affinity when it does not."""
-        if not self._selector_matches(node):
+        meta = node.metadata
+        if not NodeView(meta.labels, meta.name).labels_are(self.node_selector):
             return False, ()
         if self.affinity is None:
             return True, ()

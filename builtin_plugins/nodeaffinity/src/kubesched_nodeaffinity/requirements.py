@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from attrs import frozen
@@ -18,30 +17,31 @@ from kubesched.api import (
     validate_label_key,
     validate_label_value,
 )
+from kubesched_nodeaffinity.evaluator import (
+    DOES_NOT_EXIST,
+    EXISTS,
+    GT,
+    IN,
+    LT,
+    NOT_IN,
+    NodeView,
+    field,
+    parse_go_int64,
+    requirement,
+)
 
-IN = "In"
-NOT_IN = "NotIn"
-EXISTS = "Exists"
-DOES_NOT_EXIST = "DoesNotExist"
-GT = "Gt"
-LT = "Lt"
+__all__ = [
+    "FIELD_OPERATORS",
+    "LABEL_OPERATORS",
+    "FieldRequirement",
+    "LabelRequirement",
+    "parse_field_requirement",
+    "parse_go_int64",
+    "parse_label_requirement",
+]
+
 LABEL_OPERATORS = (IN, NOT_IN, EXISTS, DOES_NOT_EXIST, GT, LT)
 FIELD_OPERATORS = (IN, NOT_IN)
-NODE_NAME_FIELD = "metadata.name"
-"""The one node field a matchFields requirement can select on."""
-
-_GO_INT_RE = re.compile(r"[+-]?[0-9]+")
-_INT64_MIN = -(2**63)
-_INT64_MAX = 2**63 - 1
-
-
-def parse_go_int64(text: str) -> int | None:
-    """`text` as Go's `strconv.ParseInt(text, 10, 64)` reads it, or None where Go fails:
-    an optional sign and decimal digits only, within int64."""
-    if not _GO_INT_RE.fullmatch(text):
-        return None
-    value = int(text)
-    return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 
 @frozen
@@ -54,19 +54,7 @@ class LabelRequirement:
     bound: int = 0
 
     def matches(self, labels: Mapping[str, str]) -> bool:
-        value = labels.get(self.key)
-        if self.operator == IN:
-            return value is not None and value in self.values
-        if self.operator == NOT_IN:
-            return value is None or value not in self.values
-        if self.operator == EXISTS:
-            return value is not None
-        if self.operator == DOES_NOT_EXIST:
-            return value is None
-        number = None if value is None else parse_go_int64(value)
-        if number is None:
-            return False
-        return number > self.bound if self.operator == GT else number < self.bound
+        return bool(requirement(self, NodeView(labels, "")))
 
 
 @frozen
@@ -77,13 +65,8 @@ class FieldRequirement:
     operator: str
     value: str
 
-    def field_of(self, node_name: str) -> str:
-        """The node's value for this requirement's field ("" for any other field)."""
-        return node_name if self.key == NODE_NAME_FIELD else ""
-
     def matches(self, node_name: str) -> bool:
-        equal = self.field_of(node_name) == self.value
-        return equal if self.operator == IN else not equal
+        return bool(field(self, NodeView({}, node_name)))
 
 
 def _operand_errors(req: NodeSelectorRequirement, values_path: str) -> list[FieldError]:

@@ -24,6 +24,8 @@ from kubesched.api import (
     child,
     index,
 )
+from kubesched_nodeaffinity import evaluator
+from kubesched_nodeaffinity.evaluator import NodeView
 from kubesched_nodeaffinity.requirements import (
     FieldRequirement,
     LabelRequirement,
@@ -49,19 +51,8 @@ class Term:
     errors: tuple[FieldError, ...] = ()
 
     def matches(self, node: Node) -> bool:
-        if self.errors:
-            return False
-        if self.labels is not None:
-            labels = node.metadata.labels
-            for req in self.labels:
-                if not req.matches(labels):
-                    return False
-        name = node.metadata.name
-        if self.fields is not None and name:
-            for field_req in self.fields:
-                if not field_req.matches(name):
-                    return False
-        return True
+        meta = node.metadata
+        return bool(evaluator.term(self, NodeView(meta.labels, meta.name)))
 
 
 def is_empty_term(term: NodeSelectorTerm) -> bool:
@@ -110,7 +101,8 @@ class NodeSelectorMatcher:
         return tuple(e for t in self.terms for e in t.errors)
 
     def matches(self, node: Node) -> bool:
-        return any(term.matches(node) for term in self.terms)
+        meta = node.metadata
+        return bool(evaluator.selector(self, NodeView(meta.labels, meta.name)))
 
     def evaluate(self, node: Node) -> tuple[bool, tuple[FieldError, ...]]:
         """Whether the node matches, and the parse errors upstream reports with a miss."""
@@ -152,7 +144,8 @@ class PreferredTerms:
     terms: tuple[WeightedTerm, ...]
 
     def score(self, node: Node) -> int:
-        return sum(w.weight for w in self.terms if w.term.matches(node))
+        meta = node.metadata
+        return int(evaluator.preferred(self, NodeView(meta.labels, meta.name)))
 
 
 def parse_preferred_terms(

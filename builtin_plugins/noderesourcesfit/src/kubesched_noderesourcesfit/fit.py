@@ -10,7 +10,8 @@ it is unresolvable (preemption cannot help).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from typing import Protocol
 
 from attrs import frozen
 
@@ -25,6 +26,7 @@ from kubesched.api import (
     pod_requests,
 )
 from kubesched.framework import NodeInfo
+from kubesched_noderesourcesfit.views import Value
 
 NATIVE_RESOURCES = (CPU, MEMORY, EPHEMERAL_STORAGE)
 """The resources checked before scalar ones, in upstream's order."""
@@ -76,6 +78,74 @@ def is_ignored(name: str, ignored: Collection[str], ignored_groups: Collection[s
     return name in ignored or name.split("/")[0] in ignored_groups
 
 
+@frozen
+class FitCheck:
+    """What Filter compares for one pod: the requested resources that count (cpu, memory,
+    ephemeral-storage, then scalar resources by name; none requested, none ignored), with
+    their amounts. The pod slot is always compared too. Immutable, so `clone()` is itself."""
+
+    checked: tuple[tuple[str, int], ...]
+
+    def clone(self) -> FitCheck:
+        return self
+
+
+def fit_check(
+    request: FitRequest, ignored: Collection[str] = (), ignored_groups: Collection[str] = ()
+) -> FitCheck:
+    """The comparisons Filter makes for `request` under the plugin's ignored resources."""
+    if request.is_empty():
+        return FitCheck(())
+    checked = [(n, a) for n, a in request.native if a > 0]
+    checked += [
+        (n, a) for n, a in request.scalars if a != 0 and not is_ignored(n, ignored, ignored_groups)
+    ]
+    return FitCheck(tuple(checked))
+
+
+class Amounts(Protocol):
+    """Amounts by resource name: a node's ResourceList, or NodeTable columns by name."""
+
+    def get(self, name: str, default: int, /) -> Value: ...
+
+
+Comparison = tuple[str, int, Value, Value, Value]
+"""(resource, requested by the pod, used, capacity, short)."""
+
+
+def comparisons(
+    check: FitCheck, pod_count: Value, allocatable: Amounts, requested: Amounts
+) -> Iterator[Comparison]:
+    """`(resource, requested by the pod, used, capacity, short)` for everything Filter
+    compares, in upstream's order (pods first); `short` is where the node lacks room. On
+    one node's ints, or on NodeTable columns: the kernel of both forms of Filter."""
+    capacity = allocatable.get(PODS, 0)
+    yield PODS, 1, pod_count, capacity, capacity - pod_count < 1
+    for name, amount in check.checked:
+        used = requested.get(name, 0)
+        capacity = allocatable.get(name, 0)
+        yield name, amount, used, capacity, amount > capacity - used
+
+
+def insufficient(name: str, amount: int, used: int, capacity: int) -> InsufficientResource:
+    """The InsufficientResource of a comparison that came out short (the pod slot is never
+    unresolvable: preemption can free one)."""
+    if name == PODS:
+        return InsufficientResource(PODS, TOO_MANY_PODS, amount, used, capacity)
+    reason = f"Insufficient {name}"
+    return InsufficientResource(name, reason, amount, used, capacity, amount > capacity)
+
+
+def node_shortages(check: FitCheck, node_info: NodeInfo) -> list[InsufficientResource]:
+    """Every resource the node lacks for the check, in upstream's order."""
+    compared = comparisons(check, len(node_info.pods), node_info.allocatable, node_info.requested)
+    return [
+        insufficient(name, amount, used, capacity)
+        for name, amount, used, capacity, short in compared
+        if short
+    ]
+
+
 def fits_request(
     request: FitRequest,
     node_info: NodeInfo,
@@ -84,26 +154,4 @@ def fits_request(
 ) -> list[InsufficientResource]:
     """Every resource the node lacks for the request, in upstream's order (pods, cpu,
     memory, ephemeral-storage, then scalar resources by name)."""
-    out: list[InsufficientResource] = []
-    allowed_pods = node_info.allocatable.get(PODS, 0)
-    pod_count = len(node_info.pods)
-    if pod_count + 1 > allowed_pods:
-        out.append(InsufficientResource(PODS, TOO_MANY_PODS, 1, pod_count, allowed_pods))
-    if request.is_empty():
-        return out
-    allocatable = node_info.allocatable
-    requested = node_info.requested
-    checked = [(n, a) for n, a in request.native if a > 0]
-    checked += [
-        (n, a) for n, a in request.scalars if a != 0 and not is_ignored(n, ignored, ignored_groups)
-    ]
-    for name, amount in checked:
-        capacity = allocatable.get(name, 0)
-        used = requested.get(name, 0)
-        if amount > capacity - used:
-            out.append(
-                InsufficientResource(
-                    name, f"Insufficient {name}", amount, used, capacity, amount > capacity
-                )
-            )
-    return out
+    return node_shortages(fit_check(request, ignored, ignored_groups), node_info)

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from kubesched.api import PODS, Node, Pod, is_scalar_resource_name, pod_requests
 from kubesched.framework import NodeInfo, QueueingHint
-from kubesched_noderesourcesfit.fit import NATIVE_RESOURCES, compute_fit_request, fits_request
+from kubesched_noderesourcesfit.fit import (
+    NATIVE_RESOURCES,
+    compute_fit_request,
+    fit_check,
+    fits_request,
+)
 
 
 def is_fit(pod: Pod, node: Node | None) -> bool:
@@ -25,12 +30,8 @@ def have_any_requested_resources_increased(pod: Pod, original: Node, modified: N
     before, after = original.status.allocatable, modified.status.allocatable
     if after.get(PODS, 0) > before.get(PODS, 0):
         return True
-    request = compute_fit_request(pod)
-    if request.is_empty():
-        return False
-    native = [name for name, amount in request.native if amount > 0]
-    scalars = [name for name, amount in request.scalars if amount != 0]
-    return any(after.get(name, 0) > before.get(name, 0) for name in native + scalars)
+    checked = fit_check(compute_fit_request(pod)).checked
+    return any(after.get(name, 0) > before.get(name, 0) for name, _ in checked)
 
 
 def scale_down_may_help(target: Pod, original: Pod, modified: Pod) -> bool:

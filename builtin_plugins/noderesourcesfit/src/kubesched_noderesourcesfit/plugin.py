@@ -25,10 +25,18 @@ from kubesched.framework import (
     StateData,
     Status,
 )
-from kubesched_noderesourcesfit import batch, hints
+from kubesched_noderesourcesfit import hints
 from kubesched_noderesourcesfit.args import NodeResourcesFitArgs
-from kubesched_noderesourcesfit.fit import FitRequest, compute_fit_request, fits_request
-from kubesched_noderesourcesfit.scoring import build_scorer, score_node, score_requests
+from kubesched_noderesourcesfit.batch import InsufficientMatrix, fits_batch, score_batch
+from kubesched_noderesourcesfit.fit import (
+    FitCheck,
+    InsufficientResource,
+    compute_fit_request,
+    fit_check,
+    node_shortages,
+)
+from kubesched_noderesourcesfit.scoring import score, score_requests
+from kubesched_noderesourcesfit.views import SCALAR, NodeView
 
 NAME = "NodeResourcesFit"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -45,6 +53,16 @@ class ScoreRequests:
 
     def clone(self) -> ScoreRequests:
         return self
+
+
+def filter_status(insufficient: Sequence[InsufficientResource]) -> Status | None:
+    """Filter's verdict from what the node lacks: unresolvable when some request exceeds the
+    node's whole allocatable."""
+    if not insufficient:
+        return None
+    unresolvable = any(r.unresolvable for r in insufficient)
+    code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if unresolvable else Code.UNSCHEDULABLE
+    return Status(code, *(r.reason for r in insufficient))
 
 
 def _read(state: CycleState, key: str, kind: type[S]) -> S:
@@ -73,29 +91,28 @@ class NodeResourcesFit:
         self._ignored = frozenset(self.args.ignored_resources)
         self._ignored_groups = frozenset(self.args.ignored_resource_groups)
         self._strategy = self.args.scoring_strategy
-        self._scorer = build_scorer(self._strategy)
 
     @kubesched.hookimpl
     def pre_filter(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> None:
-        state.write(PRE_FILTER_STATE_KEY, compute_fit_request(pod))
+        check = fit_check(compute_fit_request(pod), self._ignored, self._ignored_groups)
+        state.write(PRE_FILTER_STATE_KEY, check)
 
     @kubesched.hookimpl
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         try:
-            request = _read(state, PRE_FILTER_STATE_KEY, FitRequest)
+            check = _read(state, PRE_FILTER_STATE_KEY, FitCheck)
         except PluginError as err:
             return Status.error(err)
-        insufficient = fits_request(request, node_info, self._ignored, self._ignored_groups)
-        if not insufficient:
-            return None
-        unresolvable = any(r.unresolvable for r in insufficient)
-        code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if unresolvable else Code.UNSCHEDULABLE
-        return Status(code, *(r.reason for r in insufficient))
+        return filter_status(node_shortages(check, node_info))
 
     @kubesched.hookimpl
     def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
-        request = _read(state, PRE_FILTER_STATE_KEY, FitRequest)
-        return batch.fits_batch(request, table, self._ignored, self._ignored_groups)
+        return fits_batch(_read(state, PRE_FILTER_STATE_KEY, FitCheck), table)
+
+    def insufficient_matrix(self, state: CycleState, table: NodeTable) -> InsufficientMatrix:
+        """What every row lacks for the pod PreFilter saw: filter_batch's mask and each
+        row's reasons come from it."""
+        return InsufficientMatrix(_read(state, PRE_FILTER_STATE_KEY, FitCheck), table)
 
     @kubesched.hookimpl
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> None:
@@ -111,14 +128,14 @@ class NodeResourcesFit:
     @kubesched.hookimpl
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> int:
         requests = self._score_requests(state, pod)
-        return score_node(self._scorer, self._strategy.resources, node_info, requests)
+        return int(score(self._strategy, NodeView(node_info), requests, SCALAR))
 
     @kubesched.hookimpl
     def score_batch(
         self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
     ) -> NDArray[np.int64]:
         requests = self._score_requests(state, pod)
-        return batch.score_batch(self._strategy, table, rows, requests)
+        return score_batch(self._strategy, table, rows, requests)
 
     @kubesched.hookimpl
     def events_to_register(self) -> Sequence[ClusterEventWithHint]:

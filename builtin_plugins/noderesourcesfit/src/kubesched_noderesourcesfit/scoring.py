@@ -1,5 +1,7 @@
-"""Score strategies, per node: LeastAllocated, MostAllocated, RequestedToCapacityRatio.
+"""Score strategies: LeastAllocated, MostAllocated, RequestedToCapacityRatio.
 
+One kernel for both forms of Score: `score` runs on one node's ints
+(`NodeView`, `SCALAR`) or on columns over many rows (`TableView`, `ARRAY`).
 Integer arithmetic as upstream's int64 (Go division truncates toward zero;
 RequestedToCapacityRatio rounds its weighted mean half away from zero).
 For each configured resource the node's allocatable and requested amount
@@ -22,25 +24,18 @@ from kubesched.api import (
     is_scalar_resource_name,
     pod_requests,
 )
-from kubesched.framework import MAX_NODE_SCORE, NodeInfo
+from kubesched.framework import MAX_NODE_SCORE
 from kubesched_noderesourcesfit.args import (
     LEAST_ALLOCATED,
     MAX_CUSTOM_PRIORITY_SCORE,
     MAX_UTILIZATION,
     MOST_ALLOCATED,
+    REQUESTED_TO_CAPACITY_RATIO,
     ResourceSpec,
     ScoringStrategy,
     UtilizationShapePoint,
 )
-
-Scorer = Callable[[Sequence[int], Sequence[int]], int]
-"""(requested per resource, allocatable per resource) -> node score."""
-
-
-def go_div(a: int, b: int) -> int:
-    """Integer division truncating toward zero, as Go's `/` on int64."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
+from kubesched_noderesourcesfit.views import SCALAR, Ops, Value, View
 
 
 def score_requests(pod: Pod, resources: Sequence[ResourceSpec]) -> tuple[int, ...]:
@@ -50,46 +45,37 @@ def score_requests(pod: Pod, resources: Sequence[ResourceSpec]) -> tuple[int, ..
     return tuple(reqs.get(spec.name, 0) for spec in resources)
 
 
-def allocatable_and_requested(node_info: NodeInfo, name: str, pod_request: int) -> tuple[int, int]:
+def allocatable_and_requested(
+    view: View, name: str, pod_request: int
+) -> tuple[Value, Value] | None:
     """The node's allocatable amount of `name` and what would be requested with the pod;
-    (0, 0) leaves the resource out of the score."""
+    None leaves the resource out of the score (as does an allocatable of 0)."""
     if pod_request == 0 and is_scalar_resource_name(name):
-        return 0, 0
-    allocatable = node_info.allocatable
+        return None
     if name in (CPU, MEMORY):
-        return allocatable.get(name, 0), node_info.non_zero_requested[name] + pod_request
-    if name == EPHEMERAL_STORAGE or (is_scalar_resource_name(name) and name in allocatable):
-        return allocatable.get(name, 0), node_info.requested.get(name, 0) + pod_request
-    return 0, 0
+        used = view.non_zero_requested(name)
+    elif name == EPHEMERAL_STORAGE or is_scalar_resource_name(name):
+        used = view.requested(name)
+    else:
+        return None
+    return view.allocatable(name), used + pod_request
 
 
-def least_requested_score(requested: int, capacity: int) -> int:
-    """Free share of the resource on a 0..100 scale."""
-    if capacity == 0 or requested > capacity:
-        return 0
-    return go_div((capacity - requested) * MAX_NODE_SCORE, capacity)
+def least_requested(requested: Value, capacity: Value, ops: Ops) -> Value:
+    """Free share of the resource on a 0..100 scale (0 without capacity)."""
+    free = ops.where(requested > capacity, 0, capacity - requested)
+    return free * MAX_NODE_SCORE // ops.nonzero(capacity)
 
 
-def most_requested_score(requested: int, capacity: int) -> int:
-    """Used share of the resource on a 0..100 scale (requests beyond capacity count as full)."""
-    if capacity == 0:
-        return 0
-    return go_div(min(requested, capacity) * MAX_NODE_SCORE, capacity)
+def most_requested(requested: Value, capacity: Value, ops: Ops) -> Value:
+    """Used share on a 0..100 scale (requests beyond capacity count as full)."""
+    return ops.minimum(requested, capacity) * MAX_NODE_SCORE // ops.nonzero(capacity)
 
 
-def _weighted_mean(
-    resource_score: Callable[[int, int], int], resources: Sequence[ResourceSpec]
-) -> Scorer:
-    def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
-        total = weights = 0
-        for spec, req, alloc in zip(resources, requested, allocatable, strict=True):
-            if alloc == 0:
-                continue
-            total += resource_score(req, alloc) * spec.weight
-            weights += spec.weight
-        return go_div(total, weights) if weights else 0
-
-    return score
+def utilization(requested: Value, capacity: Value, ops: Ops) -> Value:
+    """Requested share of capacity in percent; a full (100) share when over or without it."""
+    full = (requested > capacity) | (capacity == 0)
+    return ops.where(full, MAX_UTILIZATION, requested * MAX_UTILIZATION // ops.nonzero(capacity))
 
 
 def scaled_shape(shape: Sequence[UtilizationShapePoint]) -> list[tuple[int, int]]:
@@ -98,72 +84,56 @@ def scaled_shape(shape: Sequence[UtilizationShapePoint]) -> list[tuple[int, int]
     return [(p.utilization, p.score * scale) for p in shape]
 
 
+def curve(points: Sequence[tuple[int, int]], p: Value, ops: Ops) -> Value:
+    """Upstream's BuildBrokenLinearFunction at `p`: linear between the (utilization, score)
+    points, flat before the first and after the last."""
+    out: Value = points[-1][1]
+    done: Value = False
+    for i, (u, s) in enumerate(points):
+        here = ops.and_not(p <= u, done)
+        if i == 0:
+            value: Value = s
+        else:
+            u0, s0 = points[i - 1]
+            value = s0 + ops.trunc_div((s - s0) * (p - u0), u - u0)
+        out = ops.where(here, value, out)
+        done = done | here
+    return out
+
+
 def broken_linear(points: Sequence[tuple[int, int]]) -> Callable[[int], int]:
-    """Upstream's BuildBrokenLinearFunction: linear between the (utilization, score) points,
-    flat before the first and after the last."""
-
-    def f(p: int) -> int:
-        for i, (u, s) in enumerate(points):
-            if p <= u:
-                if i == 0:
-                    return s
-                u0, s0 = points[i - 1]
-                return s0 + go_div((s - s0) * (p - u0), u - u0)
-        return points[-1][1]
-
-    return f
+    """The curve through `points` as a function of one utilization."""
+    return lambda p: int(curve(points, p, SCALAR))
 
 
-def utilization(requested: int, capacity: int) -> int:
-    """Requested share of capacity in percent; a full (100) share when over or without capacity."""
-    if capacity == 0 or requested > capacity:
-        return MAX_UTILIZATION
-    return go_div(requested * MAX_UTILIZATION, capacity)
-
-
-def _requested_to_capacity_ratio(
-    shape: Sequence[UtilizationShapePoint], resources: Sequence[ResourceSpec]
-) -> Scorer:
-    curve = broken_linear(scaled_shape(shape))
-
-    def score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
-        total = weights = 0
-        for spec, req, alloc in zip(resources, requested, allocatable, strict=True):
-            if alloc == 0:
-                continue
-            value = curve(utilization(req, alloc))
-            if value > 0:
-                total += value * spec.weight
-                weights += spec.weight
-        # math.Round(total / weights): half away from zero; both are non-negative here.
-        return (2 * total + weights) // (2 * weights) if weights else 0
-
-    return score
-
-
-def build_scorer(strategy: ScoringStrategy) -> Scorer:
-    """The scorer for a validated strategy."""
-    if strategy.type == LEAST_ALLOCATED:
-        return _weighted_mean(least_requested_score, strategy.resources)
-    if strategy.type == MOST_ALLOCATED:
-        return _weighted_mean(most_requested_score, strategy.resources)
-    assert strategy.requested_to_capacity_ratio is not None  # guaranteed by validation
-    return _requested_to_capacity_ratio(
-        strategy.requested_to_capacity_ratio.shape, strategy.resources
-    )
-
-
-def score_node(
-    scorer: Scorer,
-    resources: Sequence[ResourceSpec],
-    node_info: NodeInfo,
+def score(
+    strategy: ScoringStrategy,
+    view: View,
     pod_requests_per_resource: Sequence[int],
-) -> int:
-    """One node's score (upstream's resourceAllocationScorer.score)."""
-    requested: list[int] = []
-    allocatable: list[int] = []
-    for spec, pod_request in zip(resources, pod_requests_per_resource, strict=True):
-        alloc, req = allocatable_and_requested(node_info, spec.name, pod_request)
-        allocatable.append(alloc)
-        requested.append(req if alloc else 0)
-    return scorer(requested, allocatable)
+    ops: Ops,
+) -> Value:
+    """The score of the node(s) in `view` (upstream's resourceAllocationScorer.score): the
+    weighted mean of the per-resource scores of the resources the node has."""
+    total: Value = 0
+    weights: Value = 0
+    rtcr = strategy.requested_to_capacity_ratio
+    points = scaled_shape(rtcr.shape) if rtcr is not None else []
+    for spec, pod_request in zip(strategy.resources, pod_requests_per_resource, strict=True):
+        columns = allocatable_and_requested(view, spec.name, pod_request)
+        if columns is None:
+            continue
+        alloc, req = columns
+        counted = alloc != 0
+        if strategy.type == LEAST_ALLOCATED:
+            value = least_requested(req, alloc, ops)
+        elif strategy.type == MOST_ALLOCATED:
+            value = most_requested(req, alloc, ops)
+        else:
+            value = curve(points, utilization(req, alloc, ops), ops)
+            counted = counted & (value > 0)
+        total += ops.where(counted, value * spec.weight, 0)
+        weights += ops.where(counted, spec.weight, 0)
+    if strategy.type == REQUESTED_TO_CAPACITY_RATIO:
+        # math.Round of the weighted mean: half away from zero, all terms non-negative.
+        return (2 * total + weights) // (2 * ops.nonzero(weights))
+    return total // ops.nonzero(weights)

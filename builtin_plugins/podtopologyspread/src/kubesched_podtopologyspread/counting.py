@@ -16,7 +16,8 @@ from numpy.typing import NDArray
 
 from kubesched.api import Node, Pod
 from kubesched.framework import NodeInfo, NodeTable
-from kubesched_nodeaffinity.columns import required_mask
+from kubesched_nodeaffinity import evaluator
+from kubesched_nodeaffinity.columns import TableView
 from kubesched_nodeaffinity.pod_affinity import RequiredNodeAffinity
 from kubesched_podtopologyspread.columns import code_column, count_column, value_codes
 from kubesched_podtopologyspread.constraints import (
@@ -75,7 +76,7 @@ def included_mask(
     """Rows that pass the constraint's inclusion policies."""
     mask = np.ones(len(table), dtype=np.bool_)
     if constraint.node_affinity_policy == HONOR and not required.is_trivial():
-        mask &= required_mask(table, required)
+        mask &= np.asarray(evaluator.required(required, TableView(table)), dtype=np.bool_)
     if constraint.node_taints_policy == HONOR:
         taints_only = Constraint(
             max_skew=constraint.max_skew,

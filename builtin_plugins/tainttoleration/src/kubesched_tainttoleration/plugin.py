@@ -36,7 +36,6 @@ from kubesched_tainttoleration.tolerations import (
     hard_taints,
     prefer_no_schedule_taints,
     prefer_no_schedule_tolerations,
-    tolerates_hard_taints,
 )
 
 REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
@@ -99,7 +98,7 @@ class TaintToleration:
         node = node_info.node
         if node is None:
             return _invalid_node_info()
-        if tolerates_hard_taints(node, pod.spec.tolerations):
+        if _HARD_SETS.outcome(node.spec.taints, pod.spec.tolerations):
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_UNTOLERATED)
 
@@ -126,7 +125,7 @@ class TaintToleration:
         node = node_info.node
         if node is None:
             return _invalid_node_info()
-        return count_untolerated(prefer_no_schedule_taints(node.spec.taints), pre_score.tolerations)
+        return int(_PREFER_SETS.outcome(node.spec.taints, pre_score.tolerations))
 
     @hookimpl
     def score_batch(

@@ -34,15 +34,15 @@ TaintKey = tuple[tuple[str, str, str], ...]
 class TaintSetIndex:
     """Ids for the distinct sets `select` picks from node taints, and per-set outcomes.
 
-    `evaluate(taints, tolerations)` is the outcome for one set; `values_for`
-    returns it for every known set, indexed by id, with `missing` last (so id
-    -1 reads it).
+    `evaluate(taints, tolerations)` is the outcome for one set; `outcome` gives
+    it for one node, `values_for` for every known set, indexed by id, with
+    `missing` last (so id -1 reads it). Both forms of a hook use the one index.
     """
 
     def __init__(
         self,
         select: Callable[[Sequence[Taint]], tuple[Taint, ...]],
-        evaluate: Callable[[tuple[Taint, ...], tuple[Toleration, ...]], Any],
+        evaluate: Callable[[tuple[Taint, ...], Sequence[Toleration]], Any],
         dtype: DTypeLike,
         missing: Any,
     ) -> None:
@@ -73,6 +73,11 @@ class TaintSetIndex:
                 self._sets.append(taints)
                 found = self._ids[key] = len(self._sets) - 1
             return found
+
+    def outcome(self, taints: Sequence[Taint], tolerations: Sequence[Toleration]) -> Any:
+        """The outcome for one node's taints: what `values_for` holds at that node's id
+        (the per-node hooks' answer)."""
+        return self._evaluate(self._select(taints), tolerations)
 
     def values_for(self, tolerations: tuple[Toleration, ...]) -> NDArray[Any]:
         """The outcome for every known set, by id, then `missing`; cached per tolerations.

@@ -12,28 +12,29 @@ and `null` means "use the default". The first problem found is raised as one
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar, get_origin
 
-import attrs
-from cattrs import ClassValidationError, Converter, IterableValidationError
-from cattrs.cols import list_structure_factory, mapping_structure_factory
-from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs import Converter
 
+from kubesched.api._conversion import JsonNames, WrongType, leaf_problems, strict_json_converter
+from kubesched.api._field_errors import child, index
 from kubesched.api._quantity import format_quantity, parse_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
 from kubesched.errors import InputError
 
 T = TypeVar("T")
 
-_ACRONYM_NAMES = {
-    "host_ip": "hostIP",
-    "host_ips": "hostIPs",
-    "pod_ip": "podIP",
-    "pod_ips": "podIPs",
-}
-"""Fields whose Kubernetes name is not the plain camelCase of the attribute."""
+_NAMES = JsonNames(
+    {
+        "host_ip": "hostIP",
+        "host_ips": "hostIPs",
+        "pod_ip": "podIP",
+        "pod_ips": "podIPs",
+    }
+)
+"""camelCase names, but for fields whose Kubernetes name is not the plain camelCase."""
 
 _RFC3339 = re.compile(
     r"(?P<date>\d{4}-\d{2}-\d{2})[Tt](?P<time>\d{2}:\d{2}:\d{2})(?:\.(?P<fraction>\d+))?"
@@ -43,10 +44,7 @@ _RFC3339 = re.compile(
 
 def json_name(attribute: str) -> str:
     """The Kubernetes JSON name of a model attribute: `node_name` -> `nodeName`."""
-    if attribute in _ACRONYM_NAMES:
-        return _ACRONYM_NAMES[attribute]
-    head, *rest = attribute.split("_")
-    return head + "".join(word.capitalize() for word in rest)
+    return _NAMES.of_name(attribute)
 
 
 _JSON_KINDS: dict[type, str] = {
@@ -64,22 +62,11 @@ def _describe(value: object) -> str:
     return f"got {_JSON_KINDS.get(type(value), type(value).__name__)} ({value!r})"
 
 
-def _strict(expected: type, label: str) -> Callable[[Any, Any], Any]:
-    """A hook that accepts exactly `expected` (no bool for int, no number for str)."""
-
-    def check(value: Any, _: Any) -> Any:
-        if type(value) is not expected:
-            raise TypeError(f"expected {label}, {_describe(value)}")
-        return value
-
-    return check
-
-
 def _structure_int_or_string(value: Any, _: Any) -> int | str | None:
     """An IntOrString field (`minAvailable: 1` or `minAvailable: "50%"`)."""
     if value is None or type(value) in (int, str):
         return value  # type: ignore[no-any-return]
-    raise TypeError(f"expected a number or a string, {_describe(value)}")
+    raise WrongType("a number or a string", value, _describe)
 
 
 def _structure_resource_list(value: Any, _: Any) -> ResourceList:
@@ -128,50 +115,6 @@ def _unstructure_time(when: datetime) -> str:
     return utc.strftime(pattern)
 
 
-def _checked_list(tp: Any, converter: Converter) -> Callable[[Any, Any], Any]:
-    inner = list_structure_factory(tp, converter)
-
-    def structure(value: Any, target: Any) -> Any:
-        if not isinstance(value, list):
-            raise TypeError(f"expected a list, {_describe(value)}")
-        return inner(value, target)
-
-    return structure
-
-
-def _checked_mapping(tp: Any, converter: Converter) -> Callable[[Any, Any], Any]:
-    inner = mapping_structure_factory(tp, converter)
-
-    def structure(value: Any, target: Any) -> Any:
-        if not isinstance(value, Mapping):
-            raise TypeError(f"expected an object, {_describe(value)}")
-        return inner(value, target)
-
-    return structure
-
-
-def _renames(cls: type) -> dict[str, Any]:
-    return {a.name: override(rename=json_name(a.name)) for a in attrs.fields(cls)}
-
-
-def _object_structure(cls: type, converter: Converter) -> Callable[[Any, Any], Any]:
-    """Structure an attrs model from a JSON object; `null` fields take their defaults."""
-    inner: Callable[[Mapping[str, Any], Any], Any] = make_dict_structure_fn(
-        cls, converter, **_renames(cls)
-    )
-
-    def structure(value: Any, target: Any) -> Any:
-        if not isinstance(value, Mapping):
-            raise TypeError(f"expected an object, {_describe(value)}")
-        return inner({k: v for k, v in value.items() if v is not None}, target)
-
-    return structure
-
-
-def _object_unstructure(cls: type, converter: Converter) -> Callable[[Any], dict[str, Any]]:
-    return make_dict_unstructure_fn(cls, converter, _cattrs_omit_if_default=True, **_renames(cls))
-
-
 def _is_resource_list(tp: Any) -> bool:
     return bool(tp == ResourceList)
 
@@ -189,19 +132,20 @@ def _is_dict(tp: Any) -> bool:
 
 
 def _build() -> Converter:
-    converter = Converter(detailed_validation=True)
-    converter.register_structure_hook(str, _strict(str, "a string"))
-    converter.register_structure_hook(int, _strict(int, "an integer"))
-    converter.register_structure_hook(bool, _strict(bool, "a boolean"))
+    converter = strict_json_converter(
+        _NAMES,
+        _describe,
+        lists=_is_list,
+        maps=_is_dict,
+        list_expected="a list",
+        forbid_extra=False,
+        omit_defaults=True,
+    )
     converter.register_structure_hook(datetime, _structure_time)
     converter.register_unstructure_hook(datetime, _unstructure_time)
-    converter.register_structure_hook_factory(_is_list, _checked_list)
-    converter.register_structure_hook_factory(_is_dict, _checked_mapping)
     converter.register_structure_hook_func(_is_resource_list, _structure_resource_list)
     converter.register_unstructure_hook_func(_is_resource_list, _unstructure_resource_list)
     converter.register_structure_hook_func(_is_int_or_string, _structure_int_or_string)
-    converter.register_structure_hook_factory(attrs.has, _object_structure)
-    converter.register_unstructure_hook_factory(attrs.has, _object_unstructure)
     return converter
 
 
@@ -209,29 +153,15 @@ CONVERTER = _build()
 """The converter itself, for callers that need cattrs directly (e.g. plugin args)."""
 
 
-def _first_problem(exc: BaseException, path: str) -> tuple[str, BaseException]:
-    """Walk cattrs' validation errors down to the first leaf: (JSON path, leaf error)."""
-    if isinstance(exc, ClassValidationError):
-        in_fields, elsewhere = exc.group_exceptions()
-        if in_fields:
-            sub, field_note = in_fields[0]
-            return _first_problem(sub, f"{path}.{json_name(field_note.name)}")
-        return _first_problem(elsewhere[0], path)
-    if isinstance(exc, IterableValidationError):
-        in_items, elsewhere = exc.group_exceptions()
-        if in_items:
-            sub, item_note = in_items[0]
-            index = item_note.index
-            step = f"[{index}]" if isinstance(index, int) else f".{index}"
-            return _first_problem(sub, path + step)
-        return _first_problem(elsewhere[0], path)
-    if isinstance(exc, InputError) and exc.field:
-        return f"{path}.{exc.field}", exc
-    return path, exc
+def _item(path: str, key: int | str) -> str:
+    """A list index as `[0]`, a map key as a field (`labels.app`)."""
+    return index(path, key) if isinstance(key, int) else child(path, key)
 
 
 def _as_input_error(leaf: BaseException, path: str) -> InputError:
-    field = path.lstrip(".") or None
+    if isinstance(leaf, InputError) and leaf.field:
+        path = child(path, leaf.field)
+    field = path or None
     if isinstance(leaf, InputError):
         return type(leaf)(leaf.message, field=field)
     if isinstance(leaf, KeyError):
@@ -247,7 +177,7 @@ def structure(data: Mapping[str, Any], cls: type[T]) -> T:
     try:
         return CONVERTER.structure(data, cls)
     except Exception as exc:  # every failure, whatever cattrs raised, becomes one InputError
-        path, leaf = _first_problem(exc, "")
+        path, leaf = next(leaf_problems(exc, "", _NAMES, _item))
         raise _as_input_error(leaf, path) from None
 
 

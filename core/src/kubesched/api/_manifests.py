@@ -2,8 +2,10 @@
 
 `load_manifests` reads what `kubectl get nodes,pods -A -o yaml` prints, plain
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
-It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Services,
-ReplicationControllers, ReplicaSets and StatefulSets; any other kind is
+It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, the storage kinds
+the volume plugins read (PersistentVolume, PersistentVolumeClaim, StorageClass,
+CSINode) and the workloads PodTopologySpread's default constraints read
+(Service, ReplicationController, ReplicaSet, StatefulSet); any other kind is
 skipped with a warning. Namespaced objects without a namespace go to
 `default`, objects without a uid get a stable one. Documents are counted from 0
 within each file. Any problem raises one `InputError` naming the file, the
@@ -26,6 +28,7 @@ from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
+from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
 from kubesched.api._workloads import (
@@ -48,6 +51,10 @@ ManifestObject = (
     | Pod
     | PodDisruptionBudget
     | PriorityClass
+    | PersistentVolume
+    | PersistentVolumeClaim
+    | StorageClass
+    | CSINode
     | Service
     | ReplicationController
     | ReplicaSet
@@ -59,13 +66,17 @@ _KINDS: dict[str, type[ManifestObject]] = {
     "Pod": Pod,
     "PodDisruptionBudget": PodDisruptionBudget,
     "PriorityClass": PriorityClass,
+    "PersistentVolume": PersistentVolume,
+    "PersistentVolumeClaim": PersistentVolumeClaim,
+    "StorageClass": StorageClass,
+    "CSINode": CSINode,
     "Service": Service,
     "ReplicationController": ReplicationController,
     "ReplicaSet": ReplicaSet,
     "StatefulSet": StatefulSet,
 }
 _READS = "kubesched reads only " + ", ".join(_KINDS)
-_NAMESPACED = {"Pod", "PodDisruptionBudget"}
+_NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim"}
 _NAMESPACED |= {"Service", "ReplicationController", "ReplicaSet", "StatefulSet"}
 _DEFAULT_NAMESPACE = "default"
 FINISHED_PHASES = frozenset({"Succeeded", "Failed"})
@@ -85,6 +96,10 @@ class ClusterObjects:
     pods: list[Pod] = field(factory=list)
     pod_disruption_budgets: list[PodDisruptionBudget] = field(factory=list)
     priority_classes: list[PriorityClass] = field(factory=list)
+    persistent_volumes: list[PersistentVolume] = field(factory=list)
+    persistent_volume_claims: list[PersistentVolumeClaim] = field(factory=list)
+    storage_classes: list[StorageClass] = field(factory=list)
+    csi_nodes: list[CSINode] = field(factory=list)
     services: list[Service] = field(factory=list)
     replication_controllers: list[ReplicationController] = field(factory=list)
     replica_sets: list[ReplicaSet] = field(factory=list)
@@ -204,8 +219,8 @@ def _looks_like_an_object(document: Any) -> bool:
 
 
 def _identity(raw: Mapping[str, Any], kind: str) -> tuple[str, str]:
-    """(namespace, name) as given; namespaced kinds default to `default`, Nodes and
-    PriorityClasses are cluster-scoped."""
+    """(namespace, name) as given; namespaced kinds default to `default`, the others
+    (Nodes, PriorityClasses, PersistentVolumes...) are cluster-scoped."""
     metadata = raw.get("metadata")
     metadata = metadata if isinstance(metadata, Mapping) else {}
     name, namespace = metadata.get("name"), metadata.get("namespace")
@@ -311,6 +326,10 @@ def load_manifests(source: str | Path) -> ClusterObjects:
         pods=found["Pod"],
         pod_disruption_budgets=found["PodDisruptionBudget"],
         priority_classes=found["PriorityClass"],
+        persistent_volumes=found["PersistentVolume"],
+        persistent_volume_claims=found["PersistentVolumeClaim"],
+        storage_classes=found["StorageClass"],
+        csi_nodes=found["CSINode"],
         services=found["Service"],
         replication_controllers=found["ReplicationController"],
         replica_sets=found["ReplicaSet"],

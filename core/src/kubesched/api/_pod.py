@@ -8,6 +8,7 @@ from attrs import field, frozen
 
 from kubesched.api._meta import LabelSelector, ObjectMeta
 from kubesched.api._resources import ResourceList
+from kubesched.api._volumes import Volume
 
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
@@ -176,6 +177,7 @@ class PodSpec:
     tolerations: list[Toleration] = field(factory=list)
     scheduling_gates: list[PodSchedulingGate] = field(factory=list)
     topology_spread_constraints: list[TopologySpreadConstraint] = field(factory=list)
+    volumes: list[Volume] = field(factory=list)
     resources: ResourceRequirements | None = None
     """Pod-level requests and limits (PodLevelResources, on by default since 1.34): for
     cpu, memory and hugepages they stand for the whole pod instead of its containers' sum."""

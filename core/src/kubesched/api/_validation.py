@@ -21,6 +21,14 @@ from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget
 from kubesched.api._quantity import format_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
+from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kubesched.api._storage_validation import (
+    csi_node_errors,
+    pv_errors,
+    pvc_errors,
+    storage_class_errors,
+    volume_errors,
+)
 from kubesched.api._workloads import ReplicaSet, StatefulSet
 
 API_VERSIONS: Mapping[str, tuple[str, ...]] = {
@@ -28,6 +36,10 @@ API_VERSIONS: Mapping[str, tuple[str, ...]] = {
     "Pod": ("v1",),
     "PodDisruptionBudget": ("policy/v1", "policy/v1beta1"),
     "PriorityClass": ("scheduling.k8s.io/v1",),
+    "PersistentVolume": ("v1",),
+    "PersistentVolumeClaim": ("v1",),
+    "StorageClass": ("storage.k8s.io/v1", "storage.k8s.io/v1beta1"),
+    "CSINode": ("storage.k8s.io/v1",),
     "Service": ("v1",),
     "ReplicationController": ("v1",),
     "ReplicaSet": ("apps/v1",),
@@ -88,6 +100,7 @@ def pod_errors(pod: Pod) -> Iterator[FieldError]:
             yield from _quantities(f"{where}.limits", container.resources.limits)
     if spec.overhead:
         yield from _quantities("spec.overhead", spec.overhead)
+    yield from volume_errors(spec.volumes)
 
 
 def node_errors(node: Node) -> Iterator[FieldError]:
@@ -162,6 +175,14 @@ def object_errors(obj: Any) -> Iterator[FieldError]:
         yield from node_errors(obj)
     elif isinstance(obj, PodDisruptionBudget):
         yield from pdb_errors(obj)
+    elif isinstance(obj, PersistentVolumeClaim):
+        yield from pvc_errors(obj)
+    elif isinstance(obj, PersistentVolume):
+        yield from pv_errors(obj)
+    elif isinstance(obj, StorageClass):
+        yield from storage_class_errors(obj)
+    elif isinstance(obj, CSINode):
+        yield from csi_node_errors(obj)
     elif isinstance(obj, ReplicaSet | StatefulSet):
         yield from workload_errors(obj)
     else:

@@ -4,7 +4,8 @@ shown, their explanations, and the nodes. Data is printed as text, never as mark
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -114,22 +115,58 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
     table = Table()
     table.add_column("Node")
     table.add_column("Filter", overflow="fold", max_width=REASON_WIDTH)
-    plugins = sorted({p for n in (outcome.nodes or {}).values() for p in n.scores})
+    nodes = (outcome.nodes or {}).values()
+    plugins = sorted({p for n in nodes for p in n.scores})
     for plugin in plugins:
         table.add_column(Text(f"{plugin}\nnormalized → weighted"), justify="right")
+    extenders = list(
+        dict.fromkeys(e for n in nodes for e, v in n.extenders.items() if v.weighted is not None)
+    )
+    for extender in extenders:
+        table.add_column(Text(f"{extender}\nscore → weighted"), justify="right", overflow="fold")
     table.add_column("Total", justify="right")
     for name, node in (outcome.nodes or {}).items():
         verdict = "passed"
         if node.filter is not None:
-            verdict = f"{node.filter.plugin}: {node.filter.message()}"
+            rejector = node.filter.plugin or next(
+                (e for e, v in node.extenders.items() if v.code is not None and v.reasons), ""
+            )
+            verdict = f"{rejector}: {node.filter.message()}"
         scores = [
             f"{node.scores[p][0]} → {node.scores[p][1]}" if p in node.scores else ""
             for p in plugins
+        ]
+        said = node.extenders
+        scores += [
+            f"{said[e].score} → {said[e].weighted}"
+            if e in said and said[e].weighted is not None
+            else ""
+            for e in extenders
         ]
         total = "" if node.total is None else str(node.total)
         label = f"{name} (chosen)" if name == outcome.node else name
         table.add_row(Text(label), Text(verdict), *scores, total)
     console.print(table)
+    if outcome.preemption is not None:
+        _print_preemption(console, outcome.preemption)
+
+
+def _print_preemption(console: Console, preemption: Mapping[str, Any]) -> None:
+    """The candidates a preemption weighed, and which won by which criterion."""
+    console.print("Preemption candidates", highlight=False)
+    table = Table()
+    table.add_column("Node")
+    table.add_column("Victims (most important first)", overflow="fold", max_width=REASON_WIDTH)
+    table.add_column("PDB violations", justify="right")
+    for candidate in preemption.get("candidates", []):
+        node = str(candidate.get("node", ""))
+        label = f"{node} (chosen)" if node == preemption.get("chosen") else node
+        victims = ", ".join(str(v) for v in candidate.get("victims", []))
+        table.add_row(Text(label), Text(victims), str(candidate.get("pdbViolations", "")))
+    console.print(table)
+    decided = preemption.get("decidedBy")
+    if decided:
+        console.print(Text(f"chosen by: {decided}"))
 
 
 def _print_nodes(console: Console, usage: Sequence[NodeUsage]) -> None:

@@ -153,6 +153,10 @@ def command(
                 pods=objects.pods,
                 pod_disruption_budgets=objects.pod_disruption_budgets,
                 priority_classes=objects.priority_classes,
+                persistent_volumes=objects.persistent_volumes,
+                persistent_volume_claims=objects.persistent_volume_claims,
+                storage_classes=objects.storage_classes,
+                csi_nodes=objects.csi_nodes,
                 workloads=objects.workloads,
             )
         except InputError as exc:

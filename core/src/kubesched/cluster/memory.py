@@ -1,8 +1,8 @@
 """The in-memory cluster: the embedded backend `simulate` and the tests run against.
 
-It holds nodes, pods, PodDisruptionBudgets, PriorityClasses and the workloads
-that select pods (Services, ReplicationControllers, ReplicaSets,
-StatefulSets; read-only), plays the API
+It holds nodes, pods, PodDisruptionBudgets, PriorityClasses, the storage
+objects (`InMemoryStorage`) and the workloads that select pods (Services,
+ReplicationControllers, ReplicaSets, StatefulSets; read-only), plays the API
 server's part (priority admission, binding, deletion, status patches) and
 records every change as a plain (old, new) pair, as a watch would deliver it:
 (None, new) for an added object, (old, None) for a deleted one. The scheduler
@@ -19,15 +19,20 @@ from attrs import evolve
 
 from kubesched.api import (
     Controller,
+    CSINode,
     Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
     Pod,
     PodCondition,
     PodDisruptionBudget,
     PriorityClass,
     Service,
+    StorageClass,
     Workload,
 )
 from kubesched.cluster.admission import admit_priority, priority_classes_by_name
+from kubesched.cluster.storage import InMemoryStorage
 from kubesched.errors import InputError, KubeschedError
 
 
@@ -39,7 +44,7 @@ Change = tuple[Any, Any]
 """An object before and after a change: (None, new) added, (old, None) deleted."""
 
 
-class InMemoryCluster:
+class InMemoryCluster(InMemoryStorage):
     """Nodes and pods in memory; implements the scheduler's `ClusterClient`."""
 
     def __init__(
@@ -49,6 +54,10 @@ class InMemoryCluster:
         pods: Iterable[Pod] = (),
         pod_disruption_budgets: Iterable[PodDisruptionBudget] = (),
         priority_classes: Iterable[PriorityClass] = (),
+        persistent_volumes: Iterable[PersistentVolume] = (),
+        persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
+        storage_classes: Iterable[StorageClass] = (),
+        csi_nodes: Iterable[CSINode] = (),
         workloads: Iterable[Workload] = (),
     ) -> None:
         self._priority_classes = priority_classes_by_name(priority_classes)
@@ -64,6 +73,7 @@ class InMemoryCluster:
         self._nodes: dict[str, Node] = {}
         self._pods: dict[str, Pod] = {}
         self._changes: list[Change] = []
+        self._init_storage(persistent_volumes, persistent_volume_claims, storage_classes, csi_nodes)
         for node in nodes:
             self.add_node(node)
         for pod in pods:

@@ -157,7 +157,6 @@ _UNSUPPORTED = """\
   `placementFeasible` and `podGroupPostFilter` plugin sets exist only in upstream's
   development branch behind the alpha `TopologyAwareWorkloadScheduling` feature gate;
   they are rejected as unknown fields.
-- Extenders are loaded and validated, but kubesched does not call them yet.
 - The leader election, client connection and profiling settings are accepted and
   validated for compatibility; the embedded simulator does not use them.
 """

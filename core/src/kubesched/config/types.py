@@ -234,7 +234,7 @@ class ExtenderTLSConfig:
 
 @frozen
 class Extender:
-    """An HTTP scheduler extender (loaded and validated; not called by kubesched yet)."""
+    """An HTTP scheduler extender, called after the plugins (see the extenders guide)."""
 
     url_prefix: str = field(default="", metadata=_doc("Base URL of the extender."))
     filter_verb: str = field(default="", metadata=_doc("Verb of the filter call."))

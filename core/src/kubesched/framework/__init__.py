@@ -13,6 +13,13 @@ from kubesched.framework._events import (
     QueueingHint,
     QueueingHintFn,
 )
+from kubesched.framework._extender import (
+    EXTENDER_NAME,
+    Extender,
+    ExtenderError,
+    Victims,
+    process_preemption_with_extenders,
+)
 from kubesched.framework._helpers import default_normalize_score
 from kubesched.framework._interface import (
     Clock,
@@ -45,11 +52,13 @@ from kubesched.framework._types import (
     PostFilterResult,
     PreFilterResult,
     QueuedPodInfo,
+    host_ports,
 )
 from kubesched.framework._waiting_pods import MAX_PERMIT_TIMEOUT
 from kubesched.framework.hookspecs import hookimpl, hookspec
 
 __all__ = [
+    "EXTENDER_NAME",
     "EXTENSION_POINTS",
     "HOOKS",
     "IN_TREE",
@@ -68,6 +77,8 @@ __all__ = [
     "Diagnosis",
     "EventRecorder",
     "EventResource",
+    "Extender",
+    "ExtenderError",
     "ExtensionPoint",
     "FitError",
     "Handle",
@@ -88,12 +99,15 @@ __all__ = [
     "StateData",
     "StateNotFoundError",
     "Status",
+    "Victims",
     "WaitingPod",
     "code_of",
     "default_normalize_score",
     "default_registry",
     "hookimpl",
     "hookspec",
+    "host_ports",
     "is_success",
     "points_of",
+    "process_preemption_with_extenders",
 ]

@@ -25,6 +25,10 @@ class EventResource(str, enum.Enum):
     ASSIGNED_POD = "AssignedPod"
     UNSCHEDULED_POD = "UnscheduledPod"
     NODE = "Node"
+    PERSISTENT_VOLUME = "PersistentVolume"
+    PERSISTENT_VOLUME_CLAIM = "PersistentVolumeClaim"
+    STORAGE_CLASS = "StorageClass"
+    CSI_NODE = "CSINode"
     WILDCARD = "*"
 
 

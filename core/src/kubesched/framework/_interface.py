@@ -8,13 +8,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from kubesched.api import Controller, Pod, PodCondition, PodDisruptionBudget, Service
+from kubesched.api import (
+    Controller,
+    CSINode,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    PodCondition,
+    PodDisruptionBudget,
+    Service,
+    StorageClass,
+)
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
 from kubesched.framework._types import NodeInfo, PodInfo
+
+if TYPE_CHECKING:
+    from kubesched.framework._extender import Extender
 
 
 class Clock(Protocol):
@@ -60,6 +73,31 @@ class ClusterClient(Protocol):
 
     def controller(self, kind: str, namespace: str, name: str) -> Controller | None:
         """The ReplicationController, ReplicaSet or StatefulSet (`kind`) of that name."""
+        ...
+
+    # The storage listers the volume plugins read (upstream's PV, PVC, StorageClass and
+    # CSINode informer listers).
+
+    def persistent_volumes(self) -> Sequence[PersistentVolume]:
+        """Every PersistentVolume."""
+        ...
+
+    def get_persistent_volume(self, name: str) -> PersistentVolume | None:
+        """The PersistentVolume of this name, or None."""
+        ...
+
+    def get_persistent_volume_claim(
+        self, namespace: str, name: str
+    ) -> PersistentVolumeClaim | None:
+        """The claim of this name in this namespace, or None."""
+        ...
+
+    def get_storage_class(self, name: str) -> StorageClass | None:
+        """The StorageClass of this name, or None."""
+        ...
+
+    def get_csi_node(self, name: str) -> CSINode | None:
+        """The CSINode of this (node) name, or None."""
         ...
 
 
@@ -127,6 +165,10 @@ class Handle(Protocol):
         ...
 
     def snapshot_shared_lister(self) -> SharedLister: ...
+
+    def extenders(self) -> Sequence[Extender]:
+        """The scheduler's HTTP extenders (shared by every profile), in configuration order."""
+        ...
 
     def iterate_over_waiting_pods(self) -> Iterator[WaitingPod]: ...
 

@@ -52,7 +52,14 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "TaintToleration",
         "DefaultBinder",
         "DefaultPreemption",
+        "VolumeRestrictions",
+        "VolumeZone",
+        "NodeVolumeLimits",
+        "VolumeBinding",
         "PodTopologySpread",
+        "NodePorts",
+        "NodeResourcesBalancedAllocation",
+        "ImageLocality",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""

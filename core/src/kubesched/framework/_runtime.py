@@ -27,6 +27,7 @@ from kubesched.framework import hookspecs
 from kubesched.framework._binding import BindingPhase
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._events import WILDCARD_EVENT, ClusterEventWithHint
+from kubesched.framework._extender import EXTENDER_NAME, Extender
 from kubesched.framework._filtering import FilterOutcome, FilterPhase
 from kubesched.framework._instrumentation import MetricsRecorder
 from kubesched.framework._interface import (
@@ -71,8 +72,10 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
         metrics: MetricsRecorder | None = None,
         waiting_pods: WaitingPodsMap | None = None,
         rng: random.Random | None = None,
+        extenders: Sequence[Extender] = (),
     ) -> None:
         self._profile = profile
+        self._extenders = tuple(extenders)
         self._rng = rng if rng is not None else random.Random(0)
         self._client = client
         self._snapshot = snapshot
@@ -89,6 +92,8 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
             self._build_plugin(name, registry)
         self._plans = compile_plans(self._pm, profile.plugins)
         self._events = self._registered_events()
+        if self._extenders:
+            self._events.setdefault(EXTENDER_NAME, [ClusterEventWithHint(WILDCARD_EVENT)])
         self._prepare_filter(self._plans)
         self._prepare_score(self._plans, profile.score_weights)
 
@@ -194,6 +199,10 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
     def rng(self) -> random.Random:
         """A seeded random source (the scheduler's `--seed`), for plugins that sample."""
         return self._rng
+
+    def extenders(self) -> Sequence[Extender]:
+        """The scheduler's extenders, in configuration order."""
+        return self._extenders
 
     def snapshot_shared_lister(self) -> SharedLister:
         if self._snapshot is None:

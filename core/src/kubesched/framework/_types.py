@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from attrs import define, field, frozen
 
-from kubesched.api import NON_ZERO_DEFAULTS, PODS, Node, Pod, pod_requests
+from kubesched.api import NON_ZERO_DEFAULTS, PODS, RESTART_POLICY_ALWAYS, Node, Pod, pod_requests
 from kubesched.api._resources import CPU, MEMORY, ResourceList
 
 _generation = itertools.count(1)
@@ -18,6 +18,19 @@ _generation = itertools.count(1)
 def next_generation() -> int:
     """A process-wide, ever-increasing generation number (upstream's nextGeneration)."""
     return next(_generation)
+
+
+def host_ports(pod: Pod) -> tuple[tuple[str, str, int], ...]:
+    """The (hostIP, protocol, hostPort) the pod takes on its node (upstream's GetHostPorts):
+    ports with a hostPort of its sidecars (init containers with restartPolicy Always), then
+    of its containers; an empty hostIP is 0.0.0.0 and an empty protocol TCP."""
+    sidecars = (c for c in pod.spec.init_containers if c.restart_policy == RESTART_POLICY_ALWAYS)
+    return tuple(
+        (p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port)
+        for c in (*sidecars, *pod.spec.containers)
+        for p in c.ports
+        if p.host_port > 0
+    )
 
 
 class PodInfo:
@@ -30,12 +43,7 @@ class PodInfo:
         self.requests: ResourceList = pod_requests(pod)
         nz = pod_requests(pod, NON_ZERO_DEFAULTS)
         self.non_zero_requests: ResourceList = {CPU: nz.get(CPU, 0), MEMORY: nz.get(MEMORY, 0)}
-        self.host_ports: tuple[tuple[str, str, int], ...] = tuple(
-            (p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port)
-            for c in pod.spec.containers
-            for p in c.ports
-            if p.host_port > 0
-        )
+        self.host_ports: tuple[tuple[str, str, int], ...] = host_ports(pod)
 
     @property
     def uid(self) -> str:
@@ -207,10 +215,14 @@ class PreFilterResult:
 
 @frozen
 class PostFilterResult:
-    """A PostFilter's outcome: the node nominated for the pod (empty for none)."""
+    """A PostFilter's outcome: the node nominated for the pod (empty for none), the pods
+    it evicted, and optionally what it weighed, as JSON-able data (`simulate --explain`
+    shows it as the pod's `preemption`)."""
 
     nominated_node_name: str = ""
     victims: tuple[str, ...] = ()
+    details: Mapping[str, Any] | None = field(default=None, eq=False)
+    """Explanation only: two results that nominate and evict the same are equal."""
 
 
 @define

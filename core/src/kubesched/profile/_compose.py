@@ -16,6 +16,7 @@ from kubesched.errors import ConfigError
 from kubesched.framework import Clock, EventRecorder, Registry
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.profile._build import check_config, effective_profiles
+from kubesched.profile._extenders import build_extenders, ignore_managed_resources
 from kubesched.scheduler import (
     Scheduler,
     SchedulerMetrics,
@@ -33,7 +34,9 @@ Loaded = tuple[KubeSchedulerConfiguration, list[EffectiveProfile]]
 
 def _profiles_of(cfg: KubeSchedulerConfiguration, registry: Registry, source: str | None) -> Loaded:
     """A configuration as written, defaulted and checked as a whole: every problem at once."""
-    cfg, profiles, errors = check_config(apply_defaults(cfg, registry), registry)
+    cfg, ignoring = ignore_managed_resources(apply_defaults(cfg, registry))
+    cfg, profiles, errors = check_config(cfg, registry)
+    errors = [*ignoring, *errors]
     if errors:
         raise ConfigError(errors, file=source)
     return cfg, profiles
@@ -74,10 +77,12 @@ def build_scheduler(
     explain: bool = False,
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
+    simulated: bool = False,
 ) -> Scheduler:
-    """A scheduler running `cfg`'s profiles (`profiles` when already built) against `cluster`;
-    ConfigError when the configuration cannot run. Without `cfg`, `profiles` run with the
-    default top-level settings."""
+    """A scheduler running `cfg`'s profiles (`profiles` when already built) and its extenders
+    against `cluster`; ConfigError when the configuration cannot run. Without `cfg`,
+    `profiles` run with the default top-level settings. `simulated`: the cluster is
+    in-memory, so a binding an extender accepted is recorded in it by the scheduler."""
     if profiles is None:
         if cfg is None:
             raise ValueError("build_scheduler needs a configuration or profiles")
@@ -93,6 +98,8 @@ def build_scheduler(
         metrics=metrics,
         explain=explain,
         cycle_timeout=cycle_timeout,
+        extenders=build_extenders(cfg) if cfg is not None else (),
+        record_extender_bindings=simulated,
     )
 
 
@@ -122,5 +129,6 @@ def build_simulation(
         explain=explain,
         metrics=metrics,
         cycle_timeout=cycle_timeout,
+        simulated=True,
     )
     return Simulation(scheduler, clock, max_attempts=max_attempts)

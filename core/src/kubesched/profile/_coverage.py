@@ -51,6 +51,12 @@ def _spread(pod: Pod) -> bool:
     return bool(pod.spec.topology_spread_constraints)
 
 
+def _claims(pod: Pod) -> bool:
+    return any(
+        v.persistent_volume_claim is not None or v.ephemeral is not None for v in pod.spec.volumes
+    )
+
+
 @frozen
 class Feature:
     """Something a pod asks for, and the plugin (at a point) that honours it upstream."""
@@ -69,6 +75,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature("preferred pod affinity", "InterPodAffinity", "score", _pod_affinity(False, False)),
     Feature("preferred pod anti-affinity", "InterPodAffinity", "score", _pod_affinity(False, True)),
     Feature("topologySpreadConstraints", "PodTopologySpread", "filter", _spread),
+    Feature("PersistentVolumeClaims", "VolumeBinding", "filter", _claims),
 )
 """What the default profile's plugins read from a pod, by the plugin that reads it."""
 

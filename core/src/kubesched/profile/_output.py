@@ -71,8 +71,6 @@ def config_warnings(
                     f'{where}: args for "{entry.name}" are not used: '
                     f'the plugin is not enabled in profile "{effective.scheduler_name}"'
                 )
-    if cfg.extenders:
-        lines.append("extenders are validated but not called: kubesched does not support them yet")
     return lines
 
 

@@ -4,12 +4,14 @@ Filtering visits nodes from where the previous pod stopped and stops once
 `num_feasible_nodes_to_find` nodes pass; a pod nominated to a node tries that
 node alone first; one feasible node is taken without scoring; the highest
 total score wins, ties broken at random by the scheduler's seeded generator.
+The scheduler's extenders filter after the Filter plugins and add their
+scores to the plugins' totals (`extenders.cycle`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 from attrs import define, field
@@ -18,9 +20,18 @@ from numpy.typing import NDArray
 from kubesched.api import Pod
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._diagnosis import Diagnosis, FitError
+from kubesched.framework._extender import EXTENDER_NAME, ExtenderError
 from kubesched.framework._node_table import RowView
 from kubesched.framework._runtime import FilterOutcome, Framework, ScoreOutcome
 from kubesched.framework._status import Code, Status
+from kubesched.scheduler.extenders import (
+    ExtenderVerdicts,
+    HTTPExtender,
+    find_nodes_that_pass_extenders,
+    has_filters,
+    has_prioritizers,
+    prioritize_with_extenders,
+)
 from kubesched.scheduler.snapshot import Snapshot
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
@@ -75,6 +86,8 @@ class ScheduleResult:
     filter_statuses: dict[str, Status] = field(factory=dict)
     feasible_rows: NDArray[np.intp] = field(factory=lambda: np.empty(0, dtype=np.intp))
     scores: ScoreOutcome | None = None
+    extender_totals: NDArray[np.int64] | None = None
+    """The extenders' part of each feasible row's total (None: no extender scored)."""
 
 
 class ScheduleError(Exception):
@@ -92,6 +105,9 @@ class Algorithm:
     rng: random.Random
     percentage_of_nodes_to_score: int = 0
     next_start_node_index: int = 0
+    extenders: Sequence[HTTPExtender] = ()
+    verdicts: ExtenderVerdicts = field(factory=ExtenderVerdicts)
+    """What the extenders said in the latest attempt (for explanations)."""
 
     def schedule_pod(
         self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot
@@ -101,6 +117,7 @@ class Algorithm:
         if num_nodes == 0:
             raise ScheduleError(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_NODES_AVAILABLE))
         diagnosis = Diagnosis()
+        self.verdicts = ExtenderVerdicts()
         rows = self._find_nodes_that_fit(fw, state, pod, snapshot, diagnosis)
         if not len(rows):
             raise FitError(pod, num_nodes, diagnosis)
@@ -109,10 +126,16 @@ class Algorithm:
         if len(rows) == 1:
             return ScheduleResult(names[int(rows[0])], 1 + len(statuses), 1, statuses, rows)
         scores = self._prioritize(fw, state, pod, snapshot, rows)
-        totals = scores.totals if scores is not None else np.ones(len(rows), dtype=np.int64)
+        extra = self._prioritize_with_extenders(pod, snapshot, rows)
+        if scores is not None:
+            totals = scores.totals if extra is None else scores.totals + extra
+        else:  # no Score plugin: all 1, or the extenders' scores alone (upstream's)
+            totals = np.ones(len(rows), dtype=np.int64) if extra is None else extra
         best = np.flatnonzero(totals == totals.max())
         host = names[int(rows[best[self.rng.randrange(len(best))]])]
-        return ScheduleResult(host, len(rows) + len(statuses), len(rows), statuses, rows, scores)
+        return ScheduleResult(
+            host, len(rows) + len(statuses), len(rows), statuses, rows, scores, extra
+        )
 
     def _find_nodes_that_fit(
         self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot, diagnosis: Diagnosis
@@ -132,7 +155,12 @@ class Algorithm:
             rows = np.array([table.index[nominated]], dtype=np.intp)
             outcome = self._filter(fw, state, pod, snapshot, rows, 0, 1, diagnosis)
             if outcome.error is None and len(outcome.rows):
-                return outcome.rows
+                try:
+                    passed = self._pass_extenders(pod, snapshot, outcome.rows, diagnosis)
+                except ExtenderError:
+                    passed = np.empty(0, dtype=np.intp)  # upstream logs it and goes on
+                if len(passed):
+                    return passed
         rows = fw.candidate_rows(table, pre_result)
         if pre_result is not None and pre_result.node_names is not None:
             plugins = " ".join(sorted(narrowing))
@@ -143,7 +171,8 @@ class Algorithm:
         to_find = num_feasible_nodes_to_find(
             self.percentage_of_nodes_to_score if pct is None else pct, len(rows)
         )
-        if not fw.has_score_plugins():
+        scoring = fw.has_score_plugins() or has_prioritizers(self.extenders)
+        if not scoring and not has_filters(self.extenders):
             to_find = 1
         outcome = self._filter(
             fw, state, pod, snapshot, rows, self.next_start_node_index, to_find, diagnosis
@@ -152,7 +181,47 @@ class Algorithm:
         self.next_start_node_index = (self.next_start_node_index + processed) % snapshot.num_nodes
         if outcome.error is not None:
             raise ScheduleError(outcome.error)
-        return outcome.rows
+        if not self.extenders:
+            return outcome.rows
+        try:
+            passed = self._pass_extenders(pod, snapshot, outcome.rows, diagnosis)
+        except ExtenderError as err:
+            raise ScheduleError(Status.error(err)) from None
+        if len(passed) != len(outcome.rows):
+            diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
+        return passed
+
+    def _pass_extenders(
+        self, pod: Pod, snapshot: Snapshot, rows: NDArray[np.intp], diagnosis: Diagnosis
+    ) -> NDArray[np.intp]:
+        """The rows every interested extender lets through (upstream's
+        findNodesThatPassExtenders)."""
+        if not self.extenders or not len(rows):
+            return rows
+        table = snapshot.node_table
+        nodes = [table.node_infos[row].node for row in rows.tolist()]
+        passed = find_nodes_that_pass_extenders(
+            self.extenders,
+            pod,
+            [n for n in nodes if n is not None],
+            diagnosis.node_to_status,
+            self.verdicts,
+        )
+        return np.array([table.index[n.name] for n in passed], dtype=np.intp)
+
+    def _prioritize_with_extenders(
+        self, pod: Pod, snapshot: Snapshot, rows: NDArray[np.intp]
+    ) -> NDArray[np.int64] | None:
+        """The extenders' weighted scores of the feasible rows (None without extenders)."""
+        if not self.extenders:
+            return None
+        table = snapshot.node_table
+        nodes = [table.node_infos[row].node for row in rows.tolist()]
+        totals = prioritize_with_extenders(
+            self.extenders, pod, [n for n in nodes if n is not None], self.verdicts
+        )
+        names = table.names
+        return np.array([totals.get(names[row], 0) for row in rows.tolist()], dtype=np.int64)
 
     @staticmethod
     def _filter(

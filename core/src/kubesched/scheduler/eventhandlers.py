@@ -13,12 +13,22 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from kubesched.api import Node, Pod
+from kubesched.api import (
+    CSINode,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    StorageClass,
+)
 from kubesched.framework._events import (
     ASSIGNED_POD_ADD,
     ASSIGNED_POD_DELETE,
     NODE_ADD,
     NODE_DELETE,
+    ActionType,
+    ClusterEvent,
+    EventResource,
     node_changes,
     pod_changes,
 )
@@ -30,6 +40,24 @@ from kubesched.scheduler.source import ClusterSource, ObjectChange
 from kubesched.scheduler.watchdog import Watchdog
 
 log = logging.getLogger("kubesched.scheduler")
+
+_STORAGE_RESOURCES: dict[type, EventResource] = {
+    PersistentVolume: EventResource.PERSISTENT_VOLUME,
+    PersistentVolumeClaim: EventResource.PERSISTENT_VOLUME_CLAIM,
+    StorageClass: EventResource.STORAGE_CLASS,
+    CSINode: EventResource.CSI_NODE,
+}
+"""The storage kinds whose changes are cluster events for the volume plugins."""
+
+
+def storage_event(old: Any, new: Any) -> ClusterEvent | None:
+    """The cluster event of a storage object's change; None for other kinds."""
+    resource = _STORAGE_RESOURCES.get(type(new if new is not None else old))
+    if resource is None:
+        return None
+    if old is None:
+        return ClusterEvent(resource, ActionType.ADD)
+    return ClusterEvent(resource, ActionType.DELETE if new is None else ActionType.UPDATE)
 
 
 class EventHandlers:
@@ -79,6 +107,11 @@ class EventHandlers:
                 self._assigned_pod_changed(old, new)
             elif self.responsible_for(obj):
                 self._unscheduled_pod_changed(old, new)
+        else:
+            event = storage_event(old, new)
+            if event is not None:
+                self.cluster_version += 1
+                self.queue.move_all_to_active_or_backoff(event, old, new)
 
     # -- nodes -----------------------------------------------------------------------
 

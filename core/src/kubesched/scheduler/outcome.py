@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from attrs import define, field
 
+from kubesched.api import Pod, ephemeral_claim_name
+from kubesched.framework._interface import ClusterClient
 from kubesched.framework._status import Status
+from kubesched.scheduler.extenders import ExtenderNodeVerdict
 
 SCHEDULED = "Scheduled"
 UNSCHEDULABLE = "Unschedulable"
@@ -18,12 +24,14 @@ STATUSES = (SCHEDULED, UNSCHEDULABLE, ERROR, PREEMPTED, DELETED)
 
 @define
 class NodeExplanation:
-    """One node in an attempt: its Filter status (None: it passed) and, when scored, each
-    Score plugin's (normalized, weighted) score and the total."""
+    """One node in an attempt: its Filter status (None: it passed), and, when scored, each
+    Score plugin's (normalized, weighted) score and the total; what each extender that saw
+    the node said of it."""
 
     filter: Status | None = None
     scores: dict[str, tuple[int, int]] = field(factory=dict)
     total: int | None = None
+    extenders: dict[str, ExtenderNodeVerdict] = field(factory=dict)
 
 
 @define
@@ -43,6 +51,11 @@ class PodOutcome:
     """`namespace/name` of the pod whose preemption evicted this one."""
     stopped: str | None = None
     """Why the simulation stopped retrying a pod kube-scheduler would keep retrying."""
+    preemption: Mapping[str, Any] | None = None
+    """With explanations on: what the PostFilter plugin that nominated a node for the pod
+    weighed (DefaultPreemption: candidates, victims, PDB violations, the deciding criterion)."""
+    volumes: dict[str, str] = field(factory=dict)
+    """For a bound pod: each of its claims (`namespace/name`) -> the volume bound to it."""
 
     def left_node(self, preemptor: str | None) -> None:
         """The pod, bound in this run, is gone: evicted by `preemptor`, or deleted."""
@@ -52,3 +65,19 @@ class PodOutcome:
         else:
             self.status, self.preempted_by = PREEMPTED, preemptor
             self.message = f"preempted by {preemptor}"
+
+
+def claimed_volumes(client: ClusterClient, pod: Pod) -> dict[str, str]:
+    """The pod's claims (`namespace/name`) and the volume each is bound to now ("" if none)."""
+    found: dict[str, str] = {}
+    namespace = pod.metadata.namespace
+    for volume in pod.spec.volumes:
+        if volume.persistent_volume_claim is not None:
+            name = volume.persistent_volume_claim.claim_name
+        elif volume.ephemeral is not None:
+            name = ephemeral_claim_name(pod.metadata.name, volume)
+        else:
+            continue
+        claim = client.get_persistent_volume_claim(namespace, name)
+        found[f"{namespace}/{name}"] = claim.spec.volume_name if claim is not None else ""
+    return found

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kubesched.framework._status import Status
+from kubesched.scheduler.extenders import ExtenderNodeVerdict
 from kubesched.scheduler.outcome import NodeExplanation, PodOutcome
 from kubesched.scheduler.simulation import NodeUsage, SimulationResult, Summary
 
@@ -26,6 +27,15 @@ def _filter(status: Status | None) -> dict[str, Any]:
     }
 
 
+def _extender(verdict: ExtenderNodeVerdict) -> dict[str, Any]:
+    return {
+        "filter": None if verdict.code is None else str(verdict.code),
+        "reasons": list(verdict.reasons),
+        "score": verdict.score,
+        "weighted": verdict.weighted,
+    }
+
+
 def _node(node: NodeExplanation) -> dict[str, Any]:
     return {
         "filter": _filter(node.filter),
@@ -34,6 +44,7 @@ def _node(node: NodeExplanation) -> dict[str, Any]:
             for plugin, (normalized, weighted) in node.scores.items()
         },
         "total": node.total,
+        "extenders": {name: _extender(v) for name, v in node.extenders.items()},
     }
 
 
@@ -50,9 +61,11 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
         "victims": list(outcome.victims),
         "preemptedBy": outcome.preempted_by,
         "stoppedTrying": outcome.stopped,
+        "volumes": dict(outcome.volumes),
     }
     if explain:
         doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}
+        doc["preemption"] = None if outcome.preemption is None else dict(outcome.preemption)
     return doc
 
 

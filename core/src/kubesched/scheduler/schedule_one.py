@@ -33,9 +33,16 @@ from kubesched.scheduler.algorithm import Algorithm, NodeStatusView, ScheduleErr
 from kubesched.scheduler.cache import Cache
 from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.explain import explain_failure, explain_result
+from kubesched.scheduler.extenders import HTTPExtender, extenders_binding
 from kubesched.scheduler.metrics import PLUGIN_METRICS_SAMPLE_PERCENT, SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
-from kubesched.scheduler.outcome import ERROR, SCHEDULED, UNSCHEDULABLE, PodOutcome
+from kubesched.scheduler.outcome import (
+    ERROR,
+    SCHEDULED,
+    UNSCHEDULABLE,
+    PodOutcome,
+    claimed_volumes,
+)
 from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.snapshot import Snapshot
 from kubesched.scheduler.source import ClusterSource
@@ -93,6 +100,8 @@ class ScheduleOne:
     nominator: Nominator
     waiting_pods: WaitingPodsMap
     frameworks: Mapping[str, Framework]
+    extenders: tuple[HTTPExtender, ...]
+    record_extender_bindings: bool
     algorithm: Algorithm
     watchdog: Watchdog
     outcomes: dict[str, PodOutcome]
@@ -139,7 +148,7 @@ class ScheduleOne:
                 self.metrics.scheduling_algorithm_duration.observe(time.perf_counter() - start)
         except FitError as err:
             if self.explain:
-                explain_failure(self.snapshot, outcome, err)
+                explain_failure(self.snapshot, outcome, err, self.algorithm.verdicts)
             self._after_fit_error(entry, fw, state, err, start)
             return
         except (ScheduleError, CycleTimeout) as err:
@@ -148,7 +157,7 @@ class ScheduleOne:
             self.handle_scheduling_failure(entry, fw, status, "", start)
             return
         if self.explain:
-            explain_result(self.snapshot, outcome, result)
+            explain_result(self.snapshot, outcome, result, self.algorithm.verdicts)
         self._assume_and_permit(entry, fw, state, result, start)
 
     def _after_fit_error(
@@ -169,6 +178,8 @@ class ScheduleOne:
                 outcome = self.outcomes[entry.pod.uid]
                 if result.nominated_node_name:
                     outcome.nominated_node = result.nominated_node_name
+                if self.explain and result.details is not None:
+                    outcome.preemption = result.details
                 victims = self._evicted(result.victims)
                 outcome.victims.extend(v for v in victims if v not in outcome.victims)
                 self.preemptors.update(dict.fromkeys(victims, entry.pod.key))
@@ -271,9 +282,17 @@ class ScheduleOne:
         b.fw.run_post_bind_plugins(b.state, b.assumed, b.host)
         outcome = self.outcomes[b.assumed.uid]
         outcome.status, outcome.node, outcome.message = SCHEDULED, b.host, ""
+        outcome.volumes = claimed_volumes(self.cluster, b.assumed)
 
     def _bind(self, b: _Binding) -> Status | None:
-        """Bind plugins, then a check that the cluster has the pod where the binder says."""
+        """An interested binding extender or else the Bind plugins, then a check that the
+        cluster has the pod where the binder says."""
+        bound, status = extenders_binding(self.extenders, b.assumed, b.host)
+        if bound:
+            if status is None and self.record_extender_bindings:
+                status = self._record_extender_binding(b)
+            self.cache.finish_binding(b.assumed)
+            return status
         status = b.fw.run_bind_plugins(b.state, b.assumed, b.host)
         self.cache.finish_binding(b.assumed)
         if status is None or not status.is_success():
@@ -286,6 +305,14 @@ class ScheduleOne:
                 f'"{b.host}", but the cluster has it on {where}',
                 plugin=status.plugin,
             )
+        return None
+
+    def _record_extender_binding(self, b: _Binding) -> Status | None:
+        """Apply to the simulated cluster the binding an extender accepted."""
+        try:
+            self.cluster.bind(b.assumed, b.host)
+        except Exception as exc:  # the cluster's refusal fails this pod's binding cycle
+            return Status.error(f"recording the extender's binding: {exc}")
         return None
 
     def _handle_binding_cycle_error(self, b: _Binding, status: Status) -> None:

@@ -24,6 +24,7 @@ from kubesched.scheduler.algorithm import Algorithm
 from kubesched.scheduler.backoff import DEFAULT_POD_INITIAL_BACKOFF, DEFAULT_POD_MAX_BACKOFF
 from kubesched.scheduler.cache import Cache
 from kubesched.scheduler.eventhandlers import EventHandlers
+from kubesched.scheduler.extenders import HTTPExtender
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.outcome import PodOutcome
@@ -61,8 +62,15 @@ class Scheduler(ScheduleOne, EventHandlers):
         metrics: SchedulerMetrics | None = None,
         explain: bool = False,
         cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
+        extenders: Sequence[HTTPExtender] = (),
+        record_extender_bindings: bool = False,
     ) -> None:
         settings = settings or SchedulerSettings()
+        self.extenders = tuple(extenders)
+        """The HTTP extenders, shared by every profile (upstream's sched.Extenders)."""
+        self.record_extender_bindings = record_extender_bindings
+        """The cluster is simulated: a binding an extender accepted is applied to it here
+        (a real extender binds through the API server, which an in-memory cluster is not)."""
         self.watchdog = Watchdog(cycle_timeout)
         self.timed_out: set[str] = set()
         """Pods whose cycle ran past the watchdog's limit (a simulation does not retry them)."""
@@ -88,6 +96,7 @@ class Scheduler(ScheduleOne, EventHandlers):
                 metrics=self.metrics,
                 waiting_pods=self.waiting_pods,
                 rng=random.Random(f"{seed}/{p.scheduler_name}"),
+                extenders=self.extenders,
             )
             for p in profiles
         }
@@ -101,7 +110,9 @@ class Scheduler(ScheduleOne, EventHandlers):
             initial_backoff=settings.pod_initial_backoff_seconds,
             max_backoff=settings.pod_max_backoff_seconds,
         )
-        self.algorithm = Algorithm(random.Random(seed), settings.percentage_of_nodes_to_score)
+        self.algorithm = Algorithm(
+            random.Random(seed), settings.percentage_of_nodes_to_score, extenders=self.extenders
+        )
         self._sampler = random.Random(seed + 1)
         self.outcomes: dict[str, PodOutcome] = {}
         self.preemptors: dict[str, str] = {}

@@ -18,6 +18,7 @@ from kubesched.api import (
     NodeSelectorTerm,
     ObjectMeta,
     OwnerReference,
+    PersistentVolumeClaimVolumeSource,
     Pod,
     PodAffinity,
     PodAffinityTerm,
@@ -28,6 +29,7 @@ from kubesched.api import (
     ResourceRequirements,
     Toleration,
     TopologySpreadConstraint,
+    Volume,
     WeightedPodAffinityTerm,
 )
 from kubesched.testing._object_builder import (
@@ -285,6 +287,17 @@ class PodBuilder(_ObjectBuilder[Pod]):
         )
         constraints = [*self._obj.spec.topology_spread_constraints, constraint]
         return self._spec(topology_spread_constraints=constraints)
+
+    # volumes
+
+    def volume(self, volume: Volume) -> PodBuilder:
+        """Add a volume to `spec.volumes`."""
+        return self._spec(volumes=[*self._obj.spec.volumes, volume])
+
+    def pvc(self, claim_name: str) -> PodBuilder:
+        """Add a volume (named after the claim) backed by the claim `claim_name`."""
+        source = PersistentVolumeClaimVolumeSource(claim_name=claim_name)
+        return self.volume(Volume(name=claim_name, persistent_volume_claim=source))
 
     # status
 

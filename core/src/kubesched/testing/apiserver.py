@@ -34,7 +34,17 @@ from urllib.parse import parse_qs, urlsplit
 
 from attrs import define
 
-from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass, unstructure
+from kubesched.api import (
+    CSINode,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    PodDisruptionBudget,
+    PriorityClass,
+    StorageClass,
+    unstructure,
+)
 from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
 
 TOKEN = "kubesched-test-token"
@@ -43,6 +53,10 @@ _KINDS: dict[type, tuple[str, str, str]] = {
     Pod: ("v1", "pods", "Pod"),
     PodDisruptionBudget: ("policy/v1", "poddisruptionbudgets", "PodDisruptionBudget"),
     PriorityClass: ("scheduling.k8s.io/v1", "priorityclasses", "PriorityClass"),
+    PersistentVolume: ("v1", "persistentvolumes", "PersistentVolume"),
+    PersistentVolumeClaim: ("v1", "persistentvolumeclaims", "PersistentVolumeClaim"),
+    StorageClass: ("storage.k8s.io/v1", "storageclasses", "StorageClass"),
+    CSINode: ("storage.k8s.io/v1", "csinodes", "CSINode"),
 }
 _PATH = re.compile(
     r"^/(?:api/(?P<core>v1)|apis/(?P<group>[^/]+/[^/]+))"
@@ -134,7 +148,7 @@ class FakeApiServer:
         if not isinstance(obj, dict):
             group_version, plural, kind = _KINDS[type(obj)]
             raw = {"apiVersion": group_version, "kind": kind, **unstructure(obj)}
-            if kind in ("Pod", "PodDisruptionBudget"):
+            if kind in ("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"):
                 raw["metadata"].setdefault("namespace", "default")
             resource = (group_version, plural)
         assert resource is not None, "raw objects need their resource"

@@ -21,7 +21,15 @@ import numpy as np
 import pluggy
 from attrs import evolve
 
-from kubesched.api import Node, Pod, Workload
+from kubesched.api import (
+    CSINode,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    StorageClass,
+    Workload,
+)
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.config import DEFAULT_SCHEDULER_NAME
@@ -97,8 +105,9 @@ class PluginHarness:
     extension point it implements, or only at `points`, with `args`
     structured and validated as a pluginConfig entry would be. Pods in `pods`
     with `spec.nodeName` run on their node, the others are pending (in
-    `cluster`, for plugins that list pods); `workloads` (Services, ReplicaSets...)
-    are in `cluster` too. The framework is the plugin's
+    `cluster`, for plugins that list pods); the storage objects are in
+    `cluster` too, for the volume plugins, and so are `workloads` (Services,
+    ReplicaSets...). The framework is the plugin's
     Handle: its client is `cluster`, its clock the simulated `clock`, its
     snapshot `snapshot`; pods it asks to activate are collected in
     `activated`. `hooks` calls the plugin's own hooks by keyword, as pluggy
@@ -120,6 +129,10 @@ class PluginHarness:
         workloads: Iterable[Workload] = (),
         points: Iterable[str] | None = None,
         name: str | None = None,
+        persistent_volumes: Iterable[PersistentVolume] = (),
+        persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
+        storage_classes: Iterable[StorageClass] = (),
+        csi_nodes: Iterable[CSINode] = (),
     ) -> None:
         factory, self.name = _factory_and_name(plugin, name)
         registry = Registry()
@@ -131,7 +144,15 @@ class PluginHarness:
             plugins={point: (self.name,) for point in enabled},
             plugin_args=plugin_args,
         )
-        self.cluster = InMemoryCluster(nodes=nodes, pods=pods, workloads=workloads)
+        self.cluster = InMemoryCluster(
+            nodes=nodes,
+            pods=pods,
+            persistent_volumes=persistent_volumes,
+            persistent_volume_claims=persistent_volume_claims,
+            storage_classes=storage_classes,
+            csi_nodes=csi_nodes,
+            workloads=workloads,
+        )
         self.clock = SimulatedClock()
         self.cache = Cache()
         for node in self.cluster.nodes():

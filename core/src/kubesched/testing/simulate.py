@@ -15,7 +15,17 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from kubesched.api import Node, Pod, PodDisruptionBudget, PriorityClass, Workload
+from kubesched.api import (
+    CSINode,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Pod,
+    PodDisruptionBudget,
+    PriorityClass,
+    StorageClass,
+    Workload,
+)
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import (
     API_VERSION,
@@ -109,6 +119,10 @@ def simulate(
     *,
     priority_classes: Iterable[PriorityClass] = (),
     pod_disruption_budgets: Iterable[PodDisruptionBudget] = (),
+    persistent_volumes: Iterable[PersistentVolume] = (),
+    persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
+    storage_classes: Iterable[StorageClass] = (),
+    csi_nodes: Iterable[CSINode] = (),
     workloads: Iterable[Workload] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
@@ -121,6 +135,7 @@ def simulate(
 
     Pods with `spec.nodeName` run already; PriorityClasses resolve the pods'
     `priorityClassName`, PodDisruptionBudgets guard pods from preemption, and
+    the storage objects are what the volume plugins read, and
     `workloads` (Services, ReplicationControllers, ReplicaSets, StatefulSets)
     give PodTopologySpread's default constraints their selector.
 
@@ -139,6 +154,10 @@ def simulate(
         pods=pods,
         priority_classes=priority_classes,
         pod_disruption_budgets=pod_disruption_budgets,
+        persistent_volumes=persistent_volumes,
+        persistent_volume_claims=persistent_volume_claims,
+        storage_classes=storage_classes,
+        csi_nodes=csi_nodes,
         workloads=workloads,
     )
     cfg, profiles = _configuration(config, registry)

@@ -21,20 +21,28 @@ from attrs import evolve
 
 from kubesched.api import (
     Controller,
+    CSINode,
     Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
     Pod,
     PodCondition,
     PodDisruptionBudget,
     PriorityClass,
     Service,
+    StorageClass,
 )
 from kubesched.cluster.apiserver.kinds import (
+    CSI_NODES,
     KINDS,
     NODES,
     PDBS,
+    PERSISTENT_VOLUME_CLAIMS,
+    PERSISTENT_VOLUMES,
     PODS,
     PRIORITY_CLASSES,
     SERVICES,
+    STORAGE_CLASSES,
     WORKLOADS,
     Kind,
 )
@@ -130,6 +138,29 @@ class ApiServerCluster:
 
     def priority_classes(self) -> Sequence[PriorityClass]:
         return self.stores.objects(PRIORITY_CLASSES) if PRIORITY_CLASSES in self.kinds else []
+
+    def persistent_volumes(self) -> Sequence[PersistentVolume]:
+        return self.stores.objects(PERSISTENT_VOLUMES) if PERSISTENT_VOLUMES in self.kinds else []
+
+    def get_persistent_volume(self, name: str) -> PersistentVolume | None:
+        found: PersistentVolume | None = self.stores.get(PERSISTENT_VOLUMES, name)
+        return found
+
+    def get_persistent_volume_claim(
+        self, namespace: str, name: str
+    ) -> PersistentVolumeClaim | None:
+        found: PersistentVolumeClaim | None = self.stores.get(
+            PERSISTENT_VOLUME_CLAIMS, f"{namespace}/{name}"
+        )
+        return found
+
+    def get_storage_class(self, name: str) -> StorageClass | None:
+        found: StorageClass | None = self.stores.get(STORAGE_CLASSES, name)
+        return found
+
+    def get_csi_node(self, name: str) -> CSINode | None:
+        found: CSINode | None = self.stores.get(CSI_NODES, name)
+        return found
 
     def services(self, namespace: str) -> Sequence[Service]:
         if SERVICES not in self.kinds:

@@ -14,7 +14,10 @@ from typing import Any
 from attrs import frozen
 
 from kubesched.api import (
+    CSINode,
     Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
     Pod,
     PodDisruptionBudget,
     PriorityClass,
@@ -22,6 +25,7 @@ from kubesched.api import (
     ReplicationController,
     Service,
     StatefulSet,
+    StorageClass,
 )
 
 
@@ -65,5 +69,14 @@ STATEFUL_SETS = Kind("StatefulSet", "apps/v1", "statefulsets", StatefulSet, True
 WORKLOADS = (SERVICES, REPLICATION_CONTROLLERS, REPLICA_SETS, STATEFUL_SETS)
 """What PodTopologySpread's default selector reads."""
 
-KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *WORKLOADS)
+PERSISTENT_VOLUMES = Kind("PersistentVolume", "v1", "persistentvolumes", PersistentVolume, False)
+PERSISTENT_VOLUME_CLAIMS = Kind(
+    "PersistentVolumeClaim", "v1", "persistentvolumeclaims", PersistentVolumeClaim, True
+)
+STORAGE_CLASSES = Kind("StorageClass", "storage.k8s.io/v1", "storageclasses", StorageClass, False)
+CSI_NODES = Kind("CSINode", "storage.k8s.io/v1", "csinodes", CSINode, False)
+STORAGE_KINDS = (PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES, CSI_NODES)
+"""What the volume plugins read."""
+
+KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *STORAGE_KINDS, *WORKLOADS)
 """Every kind followed, in the order their first listing is waited for."""

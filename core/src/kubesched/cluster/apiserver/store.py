@@ -79,9 +79,9 @@ class Stores:
             return [obj for _, obj in self._objects[kind.name].values()]
 
     def get(self, kind: Kind, key: str) -> Any:
-        """The object of a kind at `namespace/name` (or `name`), or None."""
+        """The object of a followed kind at this key (`namespace/name` or `name`), or None."""
         with self._lock:
-            found = self._objects[kind.name].get(key)
+            found = self._objects.get(kind.name, {}).get(key)
             return found[1] if found is not None else None
 
     def get_pod(self, uid: str) -> Pod | None:
