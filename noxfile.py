@@ -59,6 +59,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/scheduling_basic.py", *session.posargs)
     session.run("python", "benchmarks/simulate_cli.py")
     session.run("python", "benchmarks/topology_spreading.py")
+    session.run("python", "benchmarks/scheduling_pod_affinity.py")
     session.run("python", "benchmarks/faults.py")
 
 
@@ -69,4 +70,5 @@ def bench_quick(session: nox.Session) -> None:
     session.run("python", "benchmarks/scheduling_basic.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/simulate_cli.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/topology_spreading.py", "--quick")
+    session.run("python", "benchmarks/scheduling_pod_affinity.py", "--quick")
     session.run("python", "benchmarks/faults.py", "--quick")

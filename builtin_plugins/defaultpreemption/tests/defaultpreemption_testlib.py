@@ -15,6 +15,7 @@ from kubesched.api import (
     EPHEMERAL_STORAGE,
     MEMORY,
     LabelSelector,
+    Namespace,
     Node,
     ObjectMeta,
     Pod,
@@ -165,6 +166,9 @@ class FakeClient:
 
     def pod_disruption_budgets(self) -> list[PodDisruptionBudget]:
         return self.pdbs
+
+    def namespaces(self) -> list[Namespace]:
+        return []
 
 
 class FakeRecorder:

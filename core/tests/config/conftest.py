@@ -167,6 +167,7 @@ KUBESCHED_PLUGINS = (
     "NodeVolumeLimits",
     "VolumeBinding",
     "VolumeZone",
+    "InterPodAffinity",
     "DefaultPreemption",
     "NodeResourcesBalancedAllocation",
     "ImageLocality",

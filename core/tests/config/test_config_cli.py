@@ -72,6 +72,7 @@ def test_defaults_round_trip(
         "NodeVolumeLimits",
         "VolumeBinding",
         "VolumeZone",
+        "InterPodAffinity",
         "DefaultPreemption",
         "NodeResourcesBalancedAllocation",
         "ImageLocality",
@@ -243,6 +244,7 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeVolumeLimits",
         "VolumeBinding",
         "VolumeZone",
+        "InterPodAffinity",
     ],
     "filter": [
         "NodeUnschedulable",
@@ -255,6 +257,7 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeVolumeLimits",
         "VolumeBinding",
         "VolumeZone",
+        "InterPodAffinity",
     ],
     "postFilter": ["DefaultPreemption"],
     "preScore": [
@@ -262,6 +265,7 @@ INSTALLED_DEFAULT_PROFILE = {
         "NodeAffinity",
         "NodeResourcesFit",
         "VolumeBinding",
+        "InterPodAffinity",
         "NodeResourcesBalancedAllocation",
     ],
     "score": [
@@ -269,6 +273,7 @@ INSTALLED_DEFAULT_PROFILE = {
         ("TaintToleration", 3),
         ("NodeAffinity", 2),
         ("VolumeBinding", 1),
+        ("InterPodAffinity", 2),
         ("NodeResourcesBalancedAllocation", 1),
         ("ImageLocality", 1),
     ],
@@ -383,7 +388,6 @@ def test_show_documented_config_with_kubesched_plugins(
     ]
     assert document["defaultPluginsNotInstalled"] == [
         "PodTopologySpread",
-        "InterPodAffinity",
         "DynamicResources",
     ]
     assert document["notes"][0].startswith("upstream default plugins not installed here")

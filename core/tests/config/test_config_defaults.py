@@ -88,6 +88,7 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
         Plugin("NodeVolumeLimits"),
         Plugin("VolumeBinding"),
         Plugin("VolumeZone"),
+        Plugin("InterPodAffinity", 2),
         Plugin("DefaultPreemption"),
         Plugin("NodeResourcesBalancedAllocation", 1),
         Plugin("ImageLocality", 1),
@@ -95,7 +96,6 @@ def test_default_plugins_restricted_to_installed(kubesched_registry: Registry) -
     ]
     assert missing_default_plugins(kubesched_registry) == [
         "PodTopologySpread",
-        "InterPodAffinity",
         "DynamicResources",
     ]
 
@@ -408,6 +408,7 @@ def test_default_config_with_kubesched_plugins(kubesched_registry: Registry) -> 
     # Default args only for installed plugins that declare an args class.
     assert [c.name for c in profile.plugin_config] == [
         "DefaultPreemption",
+        "InterPodAffinity",
         "NodeAffinity",
         "NodeResourcesBalancedAllocation",
         "NodeResourcesFit",

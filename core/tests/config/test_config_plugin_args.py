@@ -207,6 +207,7 @@ def test_enabled_plugin_gets_its_args(
     assert profile.plugin_args["NodeResourcesFit"] == upstream_args["NodeResourcesFit"]()
     assert set(profile.plugin_args) == {
         "DefaultPreemption",
+        "InterPodAffinity",
         "NodeAffinity",
         "NodeResourcesBalancedAllocation",
         "NodeResourcesFit",

@@ -22,6 +22,7 @@ from kubesched.api._names import (
     validate_label_name,
     validate_label_value,
 )
+from kubesched.api._namespace import Namespace
 from kubesched.api._node import (
     TAINT_NO_EXECUTE,
     TAINT_NO_SCHEDULE,
@@ -187,6 +188,7 @@ __all__ = [
     "ISCSIVolumeSource",
     "LabelSelector",
     "LabelSelectorRequirement",
+    "Namespace",
     "Node",
     "NodeAffinity",
     "NodeSelector",

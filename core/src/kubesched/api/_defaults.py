@@ -5,16 +5,28 @@ pkg/apis/core/v1/defaults.go): a container that gives only limits requests
 what it limits (SetDefaults_Pod); pod-level limits without pod-level requests
 give the pod requests: the containers' for cpu and memory when they ask, else
 the limits (defaultPodRequests, after defaultHugePagePodLimits); and a node that
-reports only capacity has that capacity allocatable (SetDefaults_NodeStatus).
-An object read from `kubectl get -o yaml` already carries these, and is unchanged.
+reports only capacity has that capacity allocatable (SetDefaults_NodeStatus). A pod
+(anti-)affinity term's matchLabelKeys and mismatchLabelKeys are merged into its
+labelSelector as the API server does when it creates the pod (`key In (value)`
+and `key NotIn (value)` for the pod's own label values). An object read from
+`kubectl get -o yaml` already carries these, and is unchanged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import evolve
 
+from kubesched.api._meta import LabelSelectorRequirement
 from kubesched.api._node import Node
-from kubesched.api._pod import Container, Pod, PodSpec
+from kubesched.api._pod import (
+    Affinity,
+    Container,
+    Pod,
+    PodAffinity,
+    PodAffinityTerm,
+)
 from kubesched.api._requests import container_limits, container_requests, is_pod_level_resource
 from kubesched.api._resources import CPU, MEMORY, is_hugepage_resource_name
 
@@ -51,14 +63,64 @@ def _pod_level(pod: Pod) -> Pod:
     return evolve(pod, spec=evolve(pod.spec, resources=pod_level))
 
 
+def _term(term: PodAffinityTerm, labels: Mapping[str, str]) -> PodAffinityTerm:
+    """matchLabelKeys / mismatchLabelKeys merged into the selector (a nil selector selects
+    nothing and stays nil); requirements the selector already has are not repeated."""
+    selector = term.label_selector
+    if selector is None or not (term.match_label_keys or term.mismatch_label_keys):
+        return term
+    wanted = [
+        LabelSelectorRequirement(key, operator, [labels[key]])
+        for keys, operator in ((term.match_label_keys, "In"), (term.mismatch_label_keys, "NotIn"))
+        for key in keys
+        if key in labels
+    ]
+    added = [r for r in wanted if r not in selector.match_expressions]
+    if not added:
+        return term
+    expressions = [*selector.match_expressions, *added]
+    return evolve(term, label_selector=evolve(selector, match_expressions=expressions))
+
+
+def _pod_affinity(affinity: PodAffinity | None, labels: Mapping[str, str]) -> PodAffinity | None:
+    if affinity is None:
+        return None
+    terms = affinity.required_during_scheduling_ignored_during_execution
+    required = [_term(t, labels) for t in terms]
+    preferred = [
+        evolve(w, pod_affinity_term=_term(w.pod_affinity_term, labels))
+        for w in affinity.preferred_during_scheduling_ignored_during_execution
+    ]
+    if (
+        required == affinity.required_during_scheduling_ignored_during_execution
+        and preferred == affinity.preferred_during_scheduling_ignored_during_execution
+    ):
+        return affinity
+    return PodAffinity(required, preferred)
+
+
+def _affinity(affinity: Affinity | None, labels: Mapping[str, str]) -> Affinity | None:
+    if affinity is None:
+        return None
+    pod_affinity = _pod_affinity(affinity.pod_affinity, labels)
+    anti = _pod_affinity(affinity.pod_anti_affinity, labels)
+    if pod_affinity is affinity.pod_affinity and anti is affinity.pod_anti_affinity:
+        return affinity
+    return evolve(affinity, pod_affinity=pod_affinity, pod_anti_affinity=anti)
+
+
 def default_pod(pod: Pod) -> Pod:
-    """Requests copied from limits where a container gives only the limit; pod-level
-    requests defaulted from the containers' requests and the pod-level limits."""
-    spec: PodSpec = pod.spec
+    """Requests copied from limits where a container gives only the limit; label keys of
+    pod (anti-)affinity terms merged into their selectors; pod-level requests defaulted
+    from the containers' requests and the pod-level limits."""
+    spec = pod.spec
     containers = [_container(c) for c in spec.containers]
     init = [_container(c) for c in spec.init_containers]
-    if containers != spec.containers or init != spec.init_containers:
-        pod = evolve(pod, spec=evolve(spec, containers=containers, init_containers=init))
+    affinity = _affinity(spec.affinity, pod.metadata.labels)
+    changed = containers != spec.containers or init != spec.init_containers
+    if changed or affinity is not spec.affinity:
+        spec = evolve(spec, containers=containers, init_containers=init, affinity=affinity)
+        pod = evolve(pod, spec=spec)
     return _pod_level(pod)
 
 

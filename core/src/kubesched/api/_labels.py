@@ -57,7 +57,10 @@ class Selector:
     def matches(self, labels: Mapping[str, str]) -> bool:
         if self.selects_nothing:
             return False
-        return all(r.matches(labels) for r in self.requirements)
+        for requirement in self.requirements:  # noqa: SIM110 (no generator on a hot path)
+            if not requirement.matches(labels):
+                return False
+        return True
 
     @property
     def empty(self) -> bool:

@@ -2,14 +2,14 @@
 
 `load_manifests` reads what `kubectl get nodes,pods -A -o yaml` prints, plain
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
-It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, the storage kinds
-the volume plugins read (PersistentVolume, PersistentVolumeClaim, StorageClass,
-CSINode) and the workloads PodTopologySpread's default constraints read
-(Service, ReplicationController, ReplicaSet, StatefulSet); any other kind is
-skipped with a warning. Namespaced objects without a namespace go to
-`default`, objects without a uid get a stable one. Documents are counted from 0
-within each file. Any problem raises one `InputError` naming the file, the
-document, the object and the field.
+It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
+storage kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
+StorageClass, CSINode) and the workloads PodTopologySpread's default
+constraints read (Service, ReplicationController, ReplicaSet, StatefulSet); any
+other kind is skipped with a warning. Namespaced objects without a namespace go
+to `default`, objects without a uid get a stable one. Documents are counted
+from 0 within each file. Any problem raises one `InputError` naming the file,
+the document, the object and the field.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from attrs import evolve, field, frozen
 
 from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
+from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
@@ -51,6 +52,7 @@ ManifestObject = (
     | Pod
     | PodDisruptionBudget
     | PriorityClass
+    | Namespace
     | PersistentVolume
     | PersistentVolumeClaim
     | StorageClass
@@ -70,6 +72,7 @@ _KINDS: dict[str, type[ManifestObject]] = {
     "PersistentVolumeClaim": PersistentVolumeClaim,
     "StorageClass": StorageClass,
     "CSINode": CSINode,
+    "Namespace": Namespace,
     "Service": Service,
     "ReplicationController": ReplicationController,
     "ReplicaSet": ReplicaSet,
@@ -100,6 +103,7 @@ class ClusterObjects:
     persistent_volume_claims: list[PersistentVolumeClaim] = field(factory=list)
     storage_classes: list[StorageClass] = field(factory=list)
     csi_nodes: list[CSINode] = field(factory=list)
+    namespaces: list[Namespace] = field(factory=list)
     services: list[Service] = field(factory=list)
     replication_controllers: list[ReplicationController] = field(factory=list)
     replica_sets: list[ReplicaSet] = field(factory=list)
@@ -330,6 +334,7 @@ def load_manifests(source: str | Path) -> ClusterObjects:
         persistent_volume_claims=found["PersistentVolumeClaim"],
         storage_classes=found["StorageClass"],
         csi_nodes=found["CSINode"],
+        namespaces=found["Namespace"],
         services=found["Service"],
         replication_controllers=found["ReplicationController"],
         replica_sets=found["ReplicaSet"],

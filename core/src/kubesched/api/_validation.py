@@ -32,6 +32,7 @@ from kubesched.api._storage_validation import (
 from kubesched.api._workloads import ReplicaSet, StatefulSet
 
 API_VERSIONS: Mapping[str, tuple[str, ...]] = {
+    "Namespace": ("v1",),
     "Node": ("v1",),
     "Pod": ("v1",),
     "PodDisruptionBudget": ("policy/v1", "policy/v1beta1"),

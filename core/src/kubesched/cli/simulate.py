@@ -157,6 +157,7 @@ def command(
                 persistent_volume_claims=objects.persistent_volume_claims,
                 storage_classes=objects.storage_classes,
                 csi_nodes=objects.csi_nodes,
+                namespaces=objects.namespaces,
                 workloads=objects.workloads,
             )
         except InputError as exc:

@@ -1,8 +1,8 @@
 """The in-memory cluster: the embedded backend `simulate` and the tests run against.
 
-It holds nodes, pods, PodDisruptionBudgets, PriorityClasses, the storage
-objects (`InMemoryStorage`) and the workloads that select pods (Services,
-ReplicationControllers, ReplicaSets, StatefulSets; read-only), plays the API
+It holds nodes, pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
+storage objects (`InMemoryStorage`) and the workloads that select pods
+(Services, ReplicationControllers, ReplicaSets, StatefulSets; read-only), plays the API
 server's part (priority admission, binding, deletion, status patches) and
 records every change as a plain (old, new) pair, as a watch would deliver it:
 (None, new) for an added object, (old, None) for a deleted one. The scheduler
@@ -20,6 +20,7 @@ from attrs import evolve
 from kubesched.api import (
     Controller,
     CSINode,
+    Namespace,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -58,10 +59,12 @@ class InMemoryCluster(InMemoryStorage):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        namespaces: Iterable[Namespace] = (),
         workloads: Iterable[Workload] = (),
     ) -> None:
         self._priority_classes = priority_classes_by_name(priority_classes)
         self._pdbs = list(pod_disruption_budgets)
+        self._namespaces = list(namespaces)
         self._services: dict[str, list[Service]] = {}
         self._controllers: dict[tuple[str, str, str], Controller] = {}
         for workload in workloads:
@@ -96,6 +99,9 @@ class InMemoryCluster(InMemoryStorage):
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         return self._pdbs
+
+    def namespaces(self) -> Sequence[Namespace]:
+        return self._namespaces
 
     def services(self, namespace: str) -> Sequence[Service]:
         return self._services.get(namespace, ())

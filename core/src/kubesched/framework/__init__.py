@@ -3,6 +3,13 @@
 Everything a plugin needs is exported here; the modules behind it are private.
 """
 
+from kubesched.framework._affinity import (
+    AffinityTerm,
+    PodAffinityTerms,
+    WeightedAffinityTerm,
+    affinity_term,
+    pod_affinity_terms,
+)
 from kubesched.framework._cycle_state import CycleState, StateData, StateNotFoundError
 from kubesched.framework._diagnosis import Diagnosis, FitError
 from kubesched.framework._events import (
@@ -68,6 +75,7 @@ __all__ = [
     "MIN_NODE_SCORE",
     "OUT_OF_TREE",
     "ActionType",
+    "AffinityTerm",
     "Clock",
     "ClusterClient",
     "ClusterEvent",
@@ -87,6 +95,7 @@ __all__ = [
     "NodeTable",
     "PluginFactory",
     "PluginSpec",
+    "PodAffinityTerms",
     "PodInfo",
     "PodNominator",
     "PostFilterResult",
@@ -101,6 +110,8 @@ __all__ = [
     "Status",
     "Victims",
     "WaitingPod",
+    "WeightedAffinityTerm",
+    "affinity_term",
     "code_of",
     "default_normalize_score",
     "default_registry",
@@ -108,6 +119,7 @@ __all__ = [
     "hookspec",
     "host_ports",
     "is_success",
+    "pod_affinity_terms",
     "points_of",
     "process_preemption_with_extenders",
 ]

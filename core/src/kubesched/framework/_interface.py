@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kubesched.api import (
     Controller,
     CSINode,
+    Namespace,
     PersistentVolume,
     PersistentVolumeClaim,
     Pod,
@@ -61,6 +62,10 @@ class ClusterClient(Protocol):
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         """Every PodDisruptionBudget in the cluster."""
+        ...
+
+    def namespaces(self) -> Sequence[Namespace]:
+        """Every Namespace in the cluster (pod affinity's namespaceSelector reads their labels)."""
         ...
 
     def pods(self) -> Sequence[Pod]:

@@ -60,6 +60,7 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "NodePorts",
         "NodeResourcesBalancedAllocation",
         "ImageLocality",
+        "InterPodAffinity",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""

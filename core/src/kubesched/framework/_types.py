@@ -11,6 +11,8 @@ from attrs import define, field, frozen
 
 from kubesched.api import NON_ZERO_DEFAULTS, PODS, RESTART_POLICY_ALWAYS, Node, Pod, pod_requests
 from kubesched.api._resources import CPU, MEMORY, ResourceList
+from kubesched.errors import InputError
+from kubesched.framework._affinity import NO_TERMS, PodAffinityTerms, pod_affinity_terms
 
 _generation = itertools.count(1)
 
@@ -34,9 +36,10 @@ def host_ports(pod: Pod) -> tuple[tuple[str, str, int], ...]:
 
 
 class PodInfo:
-    """A pod plus what the scheduler derives from it once: its requests and host ports."""
+    """A pod plus what the scheduler derives from it once: its requests, host ports and
+    (on first use) its compiled pod affinity terms."""
 
-    __slots__ = ("host_ports", "non_zero_requests", "pod", "requests")
+    __slots__ = ("_affinity_terms", "host_ports", "non_zero_requests", "pod", "requests")
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
@@ -44,6 +47,20 @@ class PodInfo:
         nz = pod_requests(pod, NON_ZERO_DEFAULTS)
         self.non_zero_requests: ResourceList = {CPU: nz.get(CPU, 0), MEMORY: nz.get(MEMORY, 0)}
         self.host_ports: tuple[tuple[str, str, int], ...] = host_ports(pod)
+        self._affinity_terms: PodAffinityTerms | None = None
+
+    @property
+    def affinity_terms(self) -> PodAffinityTerms:
+        """The pod's (anti-)affinity terms; none when a selector is invalid, as upstream
+        keeps such a pod's terms empty."""
+        terms = self._affinity_terms
+        if terms is None:
+            try:
+                terms = pod_affinity_terms(self.pod)
+            except InputError:
+                terms = NO_TERMS
+            self._affinity_terms = terms
+        return terms
 
     @property
     def uid(self) -> str:

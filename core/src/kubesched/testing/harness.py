@@ -23,6 +23,7 @@ from attrs import evolve
 
 from kubesched.api import (
     CSINode,
+    Namespace,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -105,11 +106,11 @@ class PluginHarness:
     extension point it implements, or only at `points`, with `args`
     structured and validated as a pluginConfig entry would be. Pods in `pods`
     with `spec.nodeName` run on their node, the others are pending (in
-    `cluster`, for plugins that list pods); the storage objects are in
-    `cluster` too, for the volume plugins, and so are `workloads` (Services,
-    ReplicaSets...). The framework is the plugin's
-    Handle: its client is `cluster`, its clock the simulated `clock`, its
-    snapshot `snapshot`; pods it asks to activate are collected in
+    `cluster`, for plugins that list pods); the storage objects, `namespaces`
+    and `workloads` (Services, ReplicaSets...) are in `cluster` too, for the
+    volume plugins, pod affinity and PodTopologySpread. The framework
+    is the plugin's Handle: its client is `cluster`, its clock the simulated
+    `clock`, its snapshot `snapshot`; pods it asks to activate are collected in
     `activated`. `hooks` calls the plugin's own hooks by keyword, as pluggy
     does (`harness.hooks.filter_batch(state=..., pod=..., table=...)`).
 
@@ -126,6 +127,7 @@ class PluginHarness:
         *,
         nodes: Iterable[Node] = (),
         pods: Iterable[Pod] = (),
+        namespaces: Iterable[Namespace] = (),
         workloads: Iterable[Workload] = (),
         points: Iterable[str] | None = None,
         name: str | None = None,
@@ -151,6 +153,7 @@ class PluginHarness:
             persistent_volume_claims=persistent_volume_claims,
             storage_classes=storage_classes,
             csi_nodes=csi_nodes,
+            namespaces=namespaces,
             workloads=workloads,
         )
         self.clock = SimulatedClock()
@@ -270,12 +273,13 @@ def run_filter(
     args: Any = None,
     *,
     pods: Iterable[Pod] = (),
+    namespaces: Iterable[Namespace] = (),
 ) -> dict[str, Status | None]:
     """Each node's Filter status (None: it fits) after the plugin's PreFilter, if any.
 
     A PreFilter rejection is every node's status, as the scheduler reports it.
     """
-    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods)
+    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods, namespaces=namespaces)
     rejected = _pre_filter_rejection(harness, pod)
     if rejected is not None:
         return dict.fromkeys((ni.name for ni in harness.nodes), rejected)
@@ -289,10 +293,11 @@ def run_score(
     args: Any = None,
     *,
     pods: Iterable[Pod] = (),
+    namespaces: Iterable[Namespace] = (),
     normalize: bool = True,
 ) -> dict[str, int]:
     """Each node's score after PreScore (see `PluginHarness.score`)."""
-    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods)
+    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods, namespaces=namespaces)
     return harness.score(pod, normalize=normalize)
 
 
@@ -311,6 +316,7 @@ def assert_batch_agrees(
     args: Any = None,
     *,
     pods: Iterable[Pod] = (),
+    namespaces: Iterable[Namespace] = (),
 ) -> None:
     """Assert that the plugin's batch forms give what its per-node forms give, node by node.
 
@@ -320,7 +326,7 @@ def assert_batch_agrees(
     rejects the pod or skips the plugin. AssertionError naming the nodes that
     disagree; also when the plugin has no batch form.
     """
-    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods)
+    harness = PluginHarness(plugin, args, nodes=nodes, pods=pods, namespaces=namespaces)
     implemented = hooks_of(harness.plugin)
     if not implemented & {"filter_batch", "score_batch"}:
         raise AssertionError(f"{harness.name} has no filter_batch or score_batch hook")

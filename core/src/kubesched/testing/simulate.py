@@ -17,6 +17,7 @@ from typing import Any, TypeAlias
 
 from kubesched.api import (
     CSINode,
+    Namespace,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -123,6 +124,7 @@ def simulate(
     persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
     storage_classes: Iterable[StorageClass] = (),
     csi_nodes: Iterable[CSINode] = (),
+    namespaces: Iterable[Namespace] = (),
     workloads: Iterable[Workload] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
@@ -134,10 +136,11 @@ def simulate(
     """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
 
     Pods with `spec.nodeName` run already; PriorityClasses resolve the pods'
-    `priorityClassName`, PodDisruptionBudgets guard pods from preemption, and
-    the storage objects are what the volume plugins read, and
-    `workloads` (Services, ReplicationControllers, ReplicaSets, StatefulSets)
-    give PodTopologySpread's default constraints their selector.
+    `priorityClassName`, PodDisruptionBudgets guard pods from preemption, the
+    storage objects are what the volume plugins read, Namespaces' labels are
+    what pod affinity's namespaceSelector matches, and `workloads` (Services,
+    ReplicationControllers, ReplicaSets, StatefulSets) give PodTopologySpread's
+    default constraints their selector.
 
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
@@ -158,6 +161,7 @@ def simulate(
         persistent_volume_claims=persistent_volume_claims,
         storage_classes=storage_classes,
         csi_nodes=csi_nodes,
+        namespaces=namespaces,
         workloads=workloads,
     )
     cfg, profiles = _configuration(config, registry)

@@ -22,6 +22,7 @@ from attrs import evolve
 from kubesched.api import (
     Controller,
     CSINode,
+    Namespace,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -35,6 +36,7 @@ from kubesched.api import (
 from kubesched.cluster.apiserver.kinds import (
     CSI_NODES,
     KINDS,
+    NAMESPACES,
     NODES,
     PDBS,
     PERSISTENT_VOLUME_CLAIMS,
@@ -135,6 +137,9 @@ class ApiServerCluster:
 
     def pod_disruption_budgets(self) -> Sequence[PodDisruptionBudget]:
         return self.stores.objects(PDBS) if PDBS in self.kinds else []
+
+    def namespaces(self) -> Sequence[Namespace]:
+        return self.stores.objects(NAMESPACES) if NAMESPACES in self.kinds else []
 
     def priority_classes(self) -> Sequence[PriorityClass]:
         return self.stores.objects(PRIORITY_CLASSES) if PRIORITY_CLASSES in self.kinds else []

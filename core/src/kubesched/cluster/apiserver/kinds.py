@@ -15,6 +15,7 @@ from attrs import frozen
 
 from kubesched.api import (
     CSINode,
+    Namespace,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
@@ -77,6 +78,9 @@ STORAGE_CLASSES = Kind("StorageClass", "storage.k8s.io/v1", "storageclasses", St
 CSI_NODES = Kind("CSINode", "storage.k8s.io/v1", "csinodes", CSINode, False)
 STORAGE_KINDS = (PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES, CSI_NODES)
 """What the volume plugins read."""
+
+NAMESPACES = Kind("Namespace", "v1", "namespaces", Namespace, namespaced=False)
+"""Followed only when asked for (`kinds=`): pod affinity's namespaceSelector reads them."""
 
 KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *STORAGE_KINDS, *WORKLOADS)
 """Every kind followed, in the order their first listing is waited for."""

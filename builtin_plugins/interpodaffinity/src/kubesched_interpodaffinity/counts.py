@@ -1,0 +1,102 @@
+"""Topology-pair counts: how many pods match a set of terms in each topology domain.
+
+A topology pair is a node label `(key, value)`; a count drops out of the map
+when it returns to zero, so an empty map means nothing matched anywhere
+(upstream's topologyToMatchedTermCount).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from kubesched.api import Node, Pod
+from kubesched.framework import AffinityTerm, NodeInfo, PodAffinityTerms
+
+TopologyPair = tuple[str, str]
+NO_LABELS: Mapping[str, str] = {}
+
+
+def matches_all(terms: Sequence[AffinityTerm], pod: Pod) -> bool:
+    """True when there are terms and `pod` matches every one (namespace selectors merged)."""
+    if not terms:
+        return False
+    return all(term.matches(pod) for term in terms)
+
+
+def scores_others(terms: PodAffinityTerms) -> bool:
+    """Whether a pod's own terms can add to another pod's score (required anti-affinity
+    alone cannot)."""
+    return bool(
+        terms.required_affinity or terms.preferred_affinity or terms.preferred_anti_affinity
+    )
+
+
+def matches_per_domain(
+    term: AffinityTerm, nodes: Sequence[NodeInfo], all_of: Sequence[AffinityTerm] = ()
+) -> Iterator[tuple[str, int]]:
+    """For each node with pods and `term`'s topology label: the node's domain and how many
+    of its pods `term` selects (or, with `all_of`, match every one of those terms); nodes
+    where none does are left out. The pods' namespace selectors must be merged already."""
+    key, selector, namespaces = term.topology_key, term.selector, term.namespaces
+    any_namespace = term.namespace_selector.matches(NO_LABELS)
+    for node_info in nodes:
+        node = node_info.node
+        if node is None or not node_info.pods:
+            continue
+        domain = node.metadata.labels.get(key)
+        if domain is None:
+            continue
+        found = 0
+        for other in node_info.pods:
+            if all_of:
+                found += matches_all(all_of, other.pod)
+                continue
+            meta = other.pod.metadata
+            if (any_namespace or meta.namespace in namespaces) and selector.matches(meta.labels):
+                found += 1
+        if found:
+            yield domain, found
+
+
+class TopologyCounts(dict[TopologyPair, int]):
+    """Counts per topology pair."""
+
+    def add(self, pair: TopologyPair, value: int) -> None:
+        count = self.get(pair, 0) + value
+        if count == 0:
+            self.pop(pair, None)
+        else:
+            self[pair] = count
+
+    def add_affinity(self, terms: Sequence[AffinityTerm], pod: Pod, node: Node, value: int) -> None:
+        """When `pod` matches all `terms`, count it in each term's domain of `node`."""
+        if matches_all(terms, pod):
+            labels = node.metadata.labels
+            for term in terms:
+                domain = labels.get(term.topology_key)
+                if domain is not None:
+                    self.add((term.topology_key, domain), value)
+
+    def add_anti_affinity(
+        self,
+        terms: Sequence[AffinityTerm],
+        pod: Pod,
+        namespace_labels: Mapping[str, str],
+        node: Node,
+        value: int,
+    ) -> None:
+        """Count `pod` in the domain of `node` of each term it matches."""
+        labels = node.metadata.labels
+        for term in terms:
+            if term.matches(pod, namespace_labels):
+                domain = labels.get(term.topology_key)
+                if domain is not None:
+                    self.add((term.topology_key, domain), value)
+
+    def copy(self) -> TopologyCounts:
+        return TopologyCounts(self)
+
+    def positive(self, key: str, labels: Mapping[str, str]) -> bool:
+        """Whether the node's domain for `key` has a positive count."""
+        domain = labels.get(key)
+        return domain is not None and self.get((key, domain), 0) > 0
