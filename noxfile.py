@@ -3,6 +3,7 @@
     uv run nox                 # lint, typecheck, tests, docs (what CI runs)
     uv run nox -s tests        # just the test suite
     uv run nox -s bench        # full benchmarks (minutes), JSON in benchmarks/results/
+    uv run nox -s wheels       # every distribution's wheel into dist/ (docs/installation.md)
 
 Sessions run in the uv project environment (`uv run` syncs it from uv.lock),
 so nox creates no virtualenvs of its own.
@@ -44,6 +45,13 @@ def typecheck(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """The whole test suite, end-to-end tests (real venvs, real pip installs) included."""
     session.run("pytest", "-n", "2", "--dist", "loadgroup", *session.posargs)
+
+
+@nox.session
+def wheels(session: nox.Session) -> None:
+    """A wheel of every distribution of the workspace into dist/, for
+    `pip install --find-links dist/ kubesched` (docs/installation.md)."""
+    session.run("uv", "build", "--all-packages", "--wheel", "-o", "dist", external=True)
 
 
 @nox.session

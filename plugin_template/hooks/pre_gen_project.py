@@ -31,11 +31,13 @@ RESERVED = frozenset(
         "NodeScoreList",
         "Pod",
         "PodInfo",
+        "PluginHarness",
         "PreFilterResult",
         "QueuedPodInfo",
         "Registry",
         "Reservation",
         "Sequence",
+        "Simulate",
         "Status",
     }
 )

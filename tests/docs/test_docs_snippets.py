@@ -49,6 +49,7 @@ DOCS = REPO / "docs"
 ILLUSTRATIVE = "<!-- illustrative -->"
 OTHER_PROGRAMS = frozenset(
     {"pip", "uv", "python", "twine", "git", "nox", "kubectl", "kind", "docker", "curl"}
+    | {"tox", "pytest", "cd"}
 )
 """Programs a page may show without the test running them (installing, building, uploading)."""
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", os.devnull)

@@ -8,10 +8,12 @@ way a user installs them.
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import venv
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,48 @@ def kubesched_venv(tmp_path_factory: pytest.TempPathFactory) -> Venv:
     """A venv with kubesched-core and every built-in plugin installed by pip."""
     assert sys.version_info >= (3, 10)
     return make_venv(tmp_path_factory.mktemp("venv"))
+
+
+INSTALLATION_PAGE = REPO / "docs" / "installation.md"
+INSTALLATION_MARKER = "<!-- installation-from-checkout"
+
+
+def installation_commands() -> list[str]:
+    """The commands of docs/installation.md's "from a checkout" block, in order."""
+    text = INSTALLATION_PAGE.read_text()
+    block = text.split(INSTALLATION_MARKER, 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    return [line.removeprefix("$ ") for line in block.splitlines() if line.startswith("$ ")]
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheels of every distribution, built by the Installation page's own build command
+    (its `dist/` replaced by a temporary folder), once per session."""
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.skip("uv is not installed; the Installation page builds the wheels with it")
+    build = next(c for c in installation_commands() if c.startswith("uv build "))
+    dist = tmp_path_factory.mktemp("dist")
+    argv = [dist.as_posix() if word == "dist/" else word for word in shlex.split(build)]
+    subprocess.run(
+        [uv, *argv[1:]], cwd=REPO, check=True, capture_output=True, text=True, timeout=600
+    )
+    return dist
+
+
+@pytest.fixture(scope="session")
+def installation_page_commands() -> list[str]:
+    """The commands of docs/installation.md's "from a checkout" block."""
+    return installation_commands()
+
+
+@pytest.fixture(scope="session")
+def venv_at() -> Callable[[Path], Venv]:
+    """The helpers of a venv at `root`, created (with pip only) unless it exists."""
+
+    def make(root: Path) -> Venv:
+        if not (root / "pyvenv.cfg").is_file():
+            venv.EnvBuilder(with_pip=True).create(root)
+        return Venv(root)
+
+    return make

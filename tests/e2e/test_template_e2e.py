@@ -1,8 +1,9 @@
 """From nothing to an installed, tested, discoverable plugin, the way an author does it.
 
 `kubesched new-plugin` renders two projects (the default Score example and one with every
-point the template offers); one fresh venv gets core, the built-in plugins and both projects
-from a single `pip install`; the generated tests pass there, and `kubesched plugins` lists both
+point the template offers); one fresh venv gets core, the built-in plugins, the `kubesched`
+meta-distribution (the projects' `test` extra needs it) and both projects from a single
+`pip install`; the generated tests pass there, and `kubesched plugins` lists both
 plugins as out-of-tree; and the profile the generated README shows changes where
 `kubesched simulate` places pods.
 """
@@ -108,16 +109,9 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
         box.run(new_plugin, "new-plugin", plugin, "--no-input", *point_options)
     box.run(sys.executable, "-m", "venv", box.root / "venv")
     projects = [f"{box.project(plugin)}[test]" for plugin in PLUGINS]
-    box.run(
-        box.bin / "python",
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        f"{REPO / 'core'}[new-plugin]",
-        *BUILTINS,
-        *projects,
-    )
+    # REPO: the `kubesched` meta-distribution, which the projects' `test` extra needs
+    distributions = [f"{REPO / 'core'}[new-plugin]", *BUILTINS, REPO]
+    box.run(box.bin / "python", "-m", "pip", "install", "--quiet", *distributions, *projects)
     return box
 
 

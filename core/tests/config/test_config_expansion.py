@@ -310,18 +310,29 @@ def test_a_missing_built_in_plugin_says_how_to_install_it(registry: Registry) ->
     ]
 
 
+NO_QUEUE_SORT_HINT = (
+    "; the built-in plugins (PrioritySort for QueueSort) are not installed: they come with "
+    '"pip install kubesched" (PrioritySort alone: "pip install kubesched-prioritysort")'
+)
+NO_BIND_HINT = (
+    "; the built-in plugins (DefaultBinder for Bind) are not installed: they come with "
+    '"pip install kubesched" (DefaultBinder alone: "pip install kubesched-defaultbinder")'
+)
+
+
 @pytest.mark.parametrize(
-    ("queue_sort", "count"),
-    [((), 0), (("no-op-queue-sort-plugin", "test-plugin"), 2)],
+    ("queue_sort", "count", "hint"),
+    [((), 0, NO_QUEUE_SORT_HINT), (("no-op-queue-sort-plugin", "test-plugin"), 2, "")],
     ids=["none", "two"],
 )
 def test_exactly_one_queue_sort(
-    queue_sort: tuple[str, ...], count: int, registry: Registry
+    queue_sort: tuple[str, ...], count: int, hint: str, registry: Registry
 ) -> None:
+    """Upstream's message first; with none, the hint that the built-in plugins are missing."""
     _, errors = build_one(Plugins(queue_sort=ps(queue_sort), bind=ps(["bind-plugin"])), registry)
     assert errors == [
         "profiles[0].plugins.queueSort: only one queue sort plugin required for profile with "
-        f'scheduler name "test-profile", but got {count}'
+        f'scheduler name "test-profile", but got {count}{hint}'
     ]
 
 
@@ -329,7 +340,22 @@ def test_at_least_one_bind(registry: Registry) -> None:
     _, errors = build_one(Plugins(queue_sort=ps(["no-op-queue-sort-plugin"])), registry)
     assert errors == [
         "profiles[0].plugins.bind: at least one bind plugin is needed for profile with "
-        'scheduler name "test-profile"'
+        f'scheduler name "test-profile"{NO_BIND_HINT}'
+    ]
+
+
+def test_no_install_hint_when_the_builtin_plugins_are_installed(
+    registry: Registry, make_plugin: Any
+) -> None:
+    """The profile disabled them: installing anything would not help, so no hint."""
+    registry.register("PrioritySort", make_plugin("PrioritySort", "queueSort"))
+    registry.register("DefaultBinder", make_plugin("DefaultBinder", "bind"))
+    _, errors = build_one(Plugins(), registry)
+    assert errors == [
+        "profiles[0].plugins.queueSort: only one queue sort plugin required for profile with "
+        'scheduler name "test-profile", but got 0',
+        "profiles[0].plugins.bind: at least one bind plugin is needed for profile with "
+        'scheduler name "test-profile"',
     ]
 
 

@@ -38,6 +38,7 @@ tomllib = pytest.importorskip("tomllib")
 
 REPO = Path(__file__).resolve().parents[3]
 DEFAULT_FILES = {
+    ".github/workflows/ci.yml",
     ".gitignore",
     "LICENSE",
     "README.md",
@@ -50,6 +51,7 @@ DEFAULT_FILES = {
     "tests/test_args.py",
     "tests/test_discovery.py",
     "tests/test_plugin.py",
+    "tests/test_profile.py",
 }
 
 
@@ -162,7 +164,7 @@ def test_default_render_is_valid_python_toml_and_ini(tmp_path: Path) -> None:
     assert meta["project"]["version"] == "0.1.0"
     assert meta["project"]["license"] == "Apache-2.0"
     assert meta["project"]["dependencies"] == ["kubesched-core>=0.1"]
-    assert meta["project"]["optional-dependencies"]["test"] == ["pytest>=8"]
+    assert meta["project"]["optional-dependencies"]["test"] == ["pytest>=8", "kubesched>=0.1"]
     assert meta["project"]["entry-points"]["kubesched.plugins"] == {
         "NodeLabelScore": "kubesched_nodelabelscore:NodeLabelScore"
     }
@@ -226,7 +228,7 @@ def test_the_generated_code_is_mypy_strict_clean(
 
 @pytest.mark.parametrize(
     ("points", "passed"),
-    [pytest.param((), 19, id="default"), pytest.param(POINTS, 43, id="every point")],
+    [pytest.param((), 21, id="default"), pytest.param(POINTS, 51, id="every point")],
 )
 def test_the_generated_tests_pass(tmp_path: Path, points: tuple[str, ...], passed: int) -> None:
     project = render(tmp_path, points=points, no_input=True)
@@ -455,10 +457,13 @@ def test_the_command_prints_the_next_steps(
         "",
         "Next steps:",
         "  cd kubesched-gpufit",
-        '  pip install -e ".[test]"    # next to kubesched',
-        "  pytest                      # or: tox (the tests, then ruff and mypy)",
-        "  kubesched plugins           # lists the plugin as out-of-tree",
-        "Then enable it in a profile: README.md shows the KubeSchedulerConfiguration.",
+        "  python -m venv .venv",
+        '  .venv/bin/pip install -e ".[test]"   # + --find-links DIR: kubesched wheels, '
+        "until it is on your index",
+        "  .venv/bin/pytest                     # or: tox (the tests, then ruff and mypy)",
+        "  .venv/bin/kubesched plugins          # lists the plugin as out-of-tree",
+        "README.md shows how to install before kubesched is published, and the "
+        "KubeSchedulerConfiguration that enables the plugin.",
     ]
     plugin = (tmp_path / "kubesched-gpufit/src/kubesched_gpufit/plugin.py").read_text()
     assert "def filter(" in plugin and "def score(" in plugin and "def permit(" not in plugin

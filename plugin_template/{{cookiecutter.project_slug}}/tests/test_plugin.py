@@ -2,17 +2,17 @@
 {%- set points = cookiecutter.extension_points.replace(" ", "").split(",") -%}
 {%- set name = cookiecutter.plugin_name -%}
 {%- set node_points = points | select("in", ["pre_filter", "filter", "pre_score", "score"]) | list -%}
-{%- set pod_points = points | select("in", ["pre_enqueue", "queue_sort", "permit", "post_bind"]) | list -%}
+{%- set pod_points = points | select("in", ["pre_enqueue", "queue_sort", "permit", "pre_bind", "bind", "post_bind"]) | list -%}
 {%- set per_node_points = points | select("in", ["filter", "score"]) | list -%}
 {%- set stdlib = [] -%}
 {%- if "post_bind" in points %}{% set _ = stdlib.append("import logging") %}{% endif -%}
 {%- if "queue_sort" in points %}{% set _ = stdlib.append("from functools import cmp_to_key") %}{% endif -%}
 {%- set third_party = [] -%}
 {%- if "score" in points %}{% set _ = third_party.append("import numpy as np") %}{% endif -%}
-{%- if points | select("in", ["pre_enqueue", "filter", "pre_score", "permit", "post_bind"]) | list %}{% set _ = third_party.append("import pytest") %}{% endif -%}
+{%- if points | select("in", ["pre_enqueue", "filter", "pre_score", "permit", "pre_bind", "bind", "post_bind"]) | list %}{% set _ = third_party.append("import pytest") %}{% endif -%}
 {%- if pod_points %}{% set _ = third_party.append("from kubesched.api import Pod") %}{% endif -%}
 {%- set framework = [] -%}
-{%- set status_points = points | select("in", ["pre_enqueue", "pre_filter", "filter", "post_filter", "permit"]) | list -%}
+{%- set status_points = points | select("in", ["pre_enqueue", "pre_filter", "filter", "post_filter", "permit", "pre_bind", "bind"]) | list -%}
 {%- if status_points or "pre_score" in points %}{% set _ = framework.append("Code") %}{% endif -%}
 {%- if "reserve" in points or per_node_points %}{% set _ = framework.append("CycleState") %}{% endif -%}
 {%- if node_points %}{% set _ = framework.append("NodeInfo") %}{% endif -%}
@@ -26,7 +26,8 @@
 {%- if framework_import | length > 100 %}{% set framework_import = "from kubesched.framework import (\n    " ~ framework | join(",\n    ") ~ ",\n)" %}{% endif -%}
 {%- if framework %}{% set _ = third_party.append(framework_import) %}{% endif -%}
 {%- set builders = [] -%}
-{%- if node_points %}{% set _ = builders.append("make_node") %}{% endif -%}
+{%- if "bind" in points %}{% set _ = builders.append("PluginHarness") %}{% endif -%}
+{%- if node_points or "bind" in points %}{% set _ = builders.append("make_node") %}{% endif -%}
 {%- if pod_points or per_node_points %}{% set _ = builders.append("make_pod") %}{% endif -%}
 {%- if builders %}{% set _ = third_party.append("from kubesched.testing import " ~ builders | join(", ")) %}{% endif -%}
 """{{ name }} at each extension point it implements.
@@ -236,6 +237,40 @@ def test_permit_rejects_a_pod_asking_for_an_unlisted_value() -> None:
     assert PLUGIN.permit(pod=pod("web", "platinum")) == Status(
         Code.UNSCHEDULABLE, "pod wants example.com/tier=platinum, which is not a listed value"
     )
+{%- endif %}
+{%- if "pre_bind" in points %}
+
+
+@pytest.mark.parametrize("tier", [None, "gold"])
+def test_pre_bind_passes_a_pod_asking_for_a_listed_value_or_none(tier: str | None) -> None:
+    assert PLUGIN.pre_bind(pod=pod("web", tier), node_name="n1") is None
+
+
+def test_pre_bind_fails_a_pod_asking_for_an_unlisted_value() -> None:
+    assert PLUGIN.pre_bind(pod=pod("web", "platinum"), node_name="n1") == Status(
+        Code.UNSCHEDULABLE, "pod wants example.com/tier=platinum, which is not a listed value"
+    )
+{%- endif %}
+{%- if "bind" in points %}
+
+
+def test_bind_binds_a_pod_asking_for_a_listed_value_through_the_client() -> None:
+    web = pod("web", "gold")
+    nodes = [make_node("n1").obj()]
+    harness = PluginHarness({{ name }}, nodes=nodes, pods=[web])
+    assert harness.plugin.bind(pod=web, node_name="n1") is None
+    bound = harness.cluster.get_pod(web.uid)
+    assert bound is not None and bound.spec.node_name == "n1"
+
+
+@pytest.mark.parametrize("tier", [None, "platinum"])
+def test_bind_skips_other_pods_for_the_next_bind_plugin(tier: str | None) -> None:
+    web = pod("web", tier)
+    nodes = [make_node("n1").obj()]
+    harness = PluginHarness({{ name }}, nodes=nodes, pods=[web])
+    assert harness.plugin.bind(pod=web, node_name="n1") == Status(Code.SKIP)
+    unbound = harness.cluster.get_pod(web.uid)
+    assert unbound is not None and not unbound.spec.node_name
 {%- endif %}
 {%- if "post_bind" in points %}
 

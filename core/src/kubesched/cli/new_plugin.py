@@ -28,6 +28,8 @@ POINTS = (
     "score",
     "reserve",
     "permit",
+    "pre_bind",
+    "bind",
     "post_bind",
 )
 """The extension points the template has an example for (its `_extension_point_choices`)."""
@@ -107,7 +109,8 @@ def check_plugin_name(name: str) -> None:
 
 
 def next_steps(project: Path) -> str:
-    """What to do after rendering, as shell commands."""
+    """What to do after rendering, as shell commands: a venv of the project's own, so `pip`
+    is that venv's (in a uv-managed environment a bare `pip` may be another interpreter's)."""
     where = os.path.relpath(project)
     return "\n".join(
         [
@@ -115,10 +118,13 @@ def next_steps(project: Path) -> str:
             "",
             "Next steps:",
             f"  cd {where}",
-            '  pip install -e ".[test]"    # next to kubesched',
-            "  pytest                      # or: tox (the tests, then ruff and mypy)",
-            "  kubesched plugins           # lists the plugin as out-of-tree",
-            "Then enable it in a profile: README.md shows the KubeSchedulerConfiguration.",
+            "  python -m venv .venv",
+            '  .venv/bin/pip install -e ".[test]"   # + --find-links DIR: kubesched wheels, '
+            "until it is on your index",
+            "  .venv/bin/pytest                     # or: tox (the tests, then ruff and mypy)",
+            "  .venv/bin/kubesched plugins          # lists the plugin as out-of-tree",
+            "README.md shows how to install before kubesched is published, and the "
+            "KubeSchedulerConfiguration that enables the plugin.",
         ]
     )
 

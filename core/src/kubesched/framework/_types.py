@@ -108,6 +108,20 @@ class NodeInfo:
     """A node and the pods on it, with aggregated requests (upstream's NodeInfo).
 
     `generation` changes on every mutation, so snapshots copy only what changed.
+
+    Attributes:
+        node: The Node object (None while only its pods are known).
+        name: The node's name ("" without a node).
+        allocatable: What the node offers pods: resource name -> amount (CPU in
+            millicores, memory and storage in bytes, pods and extended resources as counts).
+        pods: The pods on the node (each a PodInfo: `.pod`, with its requests).
+        requested: The sum of the pods' effective requests, by resource.
+        non_zero_requested: The same, with upstream's non-zero defaults for CPU and memory
+            of pods that request none (what scoring uses).
+        used_ports: Host ports in use: (host IP, protocol, port) -> number of pods.
+        pods_with_affinity: The pods that declare pod affinity or anti-affinity.
+        pods_with_required_anti_affinity: The pods with required pod anti-affinity.
+        generation: A number that grows on every change.
     """
 
     __slots__ = (

@@ -59,6 +59,22 @@ def _does_not_exist(point: str | None, name: str, registry: Registry) -> str:
     return message
 
 
+_DEFAULT_FOR = {"queueSort": "PrioritySort", "bind": "DefaultBinder"}
+"""The built-in plugin that fills a point a profile cannot do without."""
+
+
+def _missing_builtin_hint(point: str, registry: Registry) -> str:
+    """Appended to "no queue sort / bind plugin" when the built-in one is not installed: in a
+    venv with kubesched-core alone, the cause is the missing built-in plugins."""
+    name = _DEFAULT_FOR[point]
+    if name in registry:
+        return ""
+    return (
+        f"; the built-in plugins ({name} for {POINTS[point].title}) are not installed: "
+        f'they come with "pip install kubesched" ({name} alone: "{install_hint(name)}")'
+    )
+
+
 class _ProfileBuilder:
     """The state of building one profile: its factories and the errors found."""
 
@@ -71,6 +87,7 @@ class _ProfileBuilder:
         self.errors: list[str] = []
         self.factories: dict[str, PluginFactory] = {}
         self.broken: set[str] = set()
+        self.registry = registry
         self._load_needed(registry)
 
     def _load_needed(self, registry: Registry) -> None:
@@ -156,14 +173,15 @@ class _ProfileBuilder:
         for point in CONSTRUCTION_ORDER:
             plugins[point.name] = self._expand(point.name, self._explicit(point.name), reported)
         if len(plugins["queueSort"]) != 1:
+            hint = "" if plugins["queueSort"] else _missing_builtin_hint("queueSort", self.registry)
             self.errors.append(
                 f"{self.path}.plugins.queueSort: only one queue sort plugin required for profile "
-                f'with scheduler name "{self.name}", but got {len(plugins["queueSort"])}'
+                f'with scheduler name "{self.name}", but got {len(plugins["queueSort"])}' + hint
             )
         if not plugins["bind"]:
             self.errors.append(
                 f"{self.path}.plugins.bind: at least one bind plugin is needed for profile "
-                f'with scheduler name "{self.name}"'
+                f'with scheduler name "{self.name}"' + _missing_builtin_hint("bind", self.registry)
             )
         weights = self._score_weights(plugins["score"])
         needed = set(self.factories)

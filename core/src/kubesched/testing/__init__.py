@@ -11,6 +11,7 @@ from kubesched.testing.builders import (
     make_pod,
     resource_list,
 )
+from kubesched.testing.framework_harness import FrameworkHarness
 from kubesched.testing.harness import (
     PluginHarness,
     assert_batch_agrees,
@@ -18,6 +19,7 @@ from kubesched.testing.harness import (
     run_score,
 )
 from kubesched.testing.simulate import (
+    Simulate,
     SimulationLimitError,
     SimulationRun,
     simulate,
@@ -27,9 +29,11 @@ __all__ = [
     "DEFAULT_NODE_PODS",
     "PAUSE_IMAGE",
     "Amount",
+    "FrameworkHarness",
     "NodeBuilder",
     "PluginHarness",
     "PodBuilder",
+    "Simulate",
     "SimulationLimitError",
     "SimulationRun",
     "assert_batch_agrees",

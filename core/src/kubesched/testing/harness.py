@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, Generic, TypeAlias, TypeVar, cast, overload
 
 import numpy as np
 import pluggy
@@ -52,6 +52,9 @@ from kubesched.scheduler.snapshot import Snapshot
 
 PluginSource: TypeAlias = object
 """A plugin class (the factory its entry point names), or a plugin built already."""
+
+P = TypeVar("P")
+"""The plugin's class: `PluginHarness(NodeName).plugin` is a `NodeName`."""
 
 
 def _factory_and_name(plugin: PluginSource, name: str | None) -> tuple[PluginFactory, str]:
@@ -99,7 +102,7 @@ def _hook_caller(plugin: object, name: str) -> pluggy.HookRelay:
     return pm.hook
 
 
-class PluginHarness:
+class PluginHarness(Generic[P]):
     """One plugin in a `Framework` of its own, over an in-memory cluster.
 
     The plugin (a class, or a plugin built already) is enabled at every
@@ -119,6 +122,42 @@ class PluginHarness:
     on its node in `cache` first, as the scheduler does, and `unreserve`
     forgets it after; `new_cycle()` brings `snapshot` up to date with `cache`.
     """
+
+    @overload
+    def __init__(
+        self,
+        plugin: type[P],
+        args: Any = None,
+        *,
+        nodes: Iterable[Node] = (),
+        pods: Iterable[Pod] = (),
+        namespaces: Iterable[Namespace] = (),
+        workloads: Iterable[Workload] = (),
+        points: Iterable[str] | None = None,
+        name: str | None = None,
+        persistent_volumes: Iterable[PersistentVolume] = (),
+        persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
+        storage_classes: Iterable[StorageClass] = (),
+        csi_nodes: Iterable[CSINode] = (),
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        plugin: P,
+        args: Any = None,
+        *,
+        nodes: Iterable[Node] = (),
+        pods: Iterable[Pod] = (),
+        namespaces: Iterable[Namespace] = (),
+        workloads: Iterable[Workload] = (),
+        points: Iterable[str] | None = None,
+        name: str | None = None,
+        persistent_volumes: Iterable[PersistentVolume] = (),
+        persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
+        storage_classes: Iterable[StorageClass] = (),
+        csi_nodes: Iterable[CSINode] = (),
+    ) -> None: ...
 
     def __init__(
         self,
@@ -175,7 +214,7 @@ class PluginHarness:
             event_recorder=MemoryEventRecorder(),
             activate_pods=self.activated.extend,
         )
-        self.plugin = self.framework.plugins[self.name]
+        self.plugin = cast(P, self.framework.plugins[self.name])
         self.hooks = _hook_caller(self.plugin, self.name)
         self.state = CycleState()
         self.new_cycle()
@@ -301,7 +340,7 @@ def run_score(
     return harness.score(pod, normalize=normalize)
 
 
-def _pre_filter_rejection(harness: PluginHarness, pod: Pod) -> Status | None:
+def _pre_filter_rejection(harness: PluginHarness[Any], pod: Pod) -> Status | None:
     outcome = harness.pre_filter(pod)
     if isinstance(outcome, Status):
         _raise_on_error(outcome)

@@ -54,6 +54,9 @@ ConfigSource: TypeAlias = (
 """A configuration: a file path, a document as a mapping (apiVersion and kind may be left
 out), a defaulted `KubeSchedulerConfiguration`, or None for the default profile."""
 
+Simulate: TypeAlias = Callable[..., "SimulationRun"]
+"""The type of `simulate`, and of the pytest fixture `kubesched_simulate`, for annotations."""
+
 DEFAULT_MAX_ATTEMPTS = 10_000
 """Scheduling attempts after which `simulate` gives up on a simulation that never settles."""
 

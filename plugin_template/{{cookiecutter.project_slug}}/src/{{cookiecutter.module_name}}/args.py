@@ -6,22 +6,10 @@ YAML, snake_case fields here), fills in the defaults below, then calls `validate
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from attrs import frozen
-
-_LABEL_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-
-
-def is_label_key(key: str) -> bool:
-    """A Kubernetes label key: an optional DNS subdomain prefix and '/', then a name of at most
-    63 characters (alphanumerics, '-', '_', '.'), starting and ending with an alphanumeric."""
-    prefix, _, name = key.rpartition("/")
-    if prefix and (len(prefix) > 253 or not _DNS_SUBDOMAIN.fullmatch(prefix)):
-        return False
-    return len(name) <= 63 and _LABEL_NAME.fullmatch(name) is not None
+from kubesched.api import validate_label_key, validate_label_value
 
 
 @frozen
@@ -48,16 +36,13 @@ class {{ cookiecutter.plugin_name }}Args:
         errors: list[str] = []
         if not self.label_key:
             errors.append(f"{at}labelKey: Required value")
-        elif not is_label_key(self.label_key):
-            errors.append(
-                f'{at}labelKey: Invalid value: "{self.label_key}": must be a label key, '
-                'like "example.com/tier"'
-            )
+        else:
+            errors += map(str, validate_label_key(f"{at}labelKey", self.label_key))
         if not self.values:
             errors.append(f"{at}values: Required value")
         for i, value in enumerate(self.values):
             if value in self.values[:i]:
                 errors.append(f'{at}values[{i}]: Duplicate value: "{value}"')
-            elif value and (len(value) > 63 or not _LABEL_NAME.fullmatch(value)):
-                errors.append(f'{at}values[{i}]: Invalid value: "{value}": must be a label value')
+            else:
+                errors += map(str, validate_label_value(f"{at}values[{i}]", value))
         return errors

@@ -2,8 +2,8 @@
 {%- set points = cookiecutter.extension_points.replace(" ", "").split(",") -%}
 {%- set name = cookiecutter.plugin_name -%}
 {%- set node_points = points | select("in", ["pre_filter", "filter", "pre_score", "score"]) | list -%}
-{%- set request_points = points | select("in", ["pre_enqueue", "permit"]) | list -%}
-{%- set status_points = points | select("in", ["pre_enqueue", "pre_filter", "filter", "post_filter", "pre_score", "permit"]) | list -%}
+{%- set request_points = points | select("in", ["pre_enqueue", "permit", "pre_bind", "bind"]) | list -%}
+{%- set status_points = points | select("in", ["pre_enqueue", "pre_filter", "filter", "post_filter", "pre_score", "permit", "pre_bind", "bind"]) | list -%}
 {%- set abc = [] -%}
 {%- if "post_filter" in points %}{% set _ = abc.append("Mapping") %}{% endif -%}
 {%- if "pre_filter" in points or "pre_score" in points %}{% set _ = abc.append("Sequence") %}{% endif -%}
@@ -87,8 +87,11 @@ class {{ name }}:
         handle: Handle | None = None,
     ) -> None:
         """`args` come from the profile's pluginConfig (None: the defaults). `handle` reaches
-        the cluster and the framework; this plugin does not need it."""
+        the cluster and the framework{% if "bind" in points %} (Bind binds through its client){% else %}; this plugin does not need it{% endif %}."""
         self.args = args if args is not None else {{ name }}Args()
+{%- if "bind" in points %}
+        self.handle = handle
+{%- endif %}
 {%- if "pre_enqueue" in points %}
 
     @hookimpl
@@ -205,6 +208,30 @@ class {{ name }}:
         """
         reason = self._unlisted_request(pod)
         return None if reason is None else Status(Code.UNSCHEDULABLE, reason)
+{%- endif %}
+{%- if "pre_bind" in points %}
+
+    @hookimpl
+    def pre_bind(self, pod: Pod, node_name: str) -> Status | None:
+        """PreBind: work that must succeed before the pod is bound (provisioning, say); a
+        failure sends the pod back to the queue. This one re-checks the pod's request."""
+        reason = self._unlisted_request(pod)
+        return None if reason is None else Status(Code.UNSCHEDULABLE, reason)
+{%- endif %}
+{%- if "bind" in points %}
+
+    @hookimpl
+    def bind(self, pod: Pod, node_name: str) -> Status | None:
+        """Bind: bind the pods that ask for a listed value through the handle's client, and
+        Skip the others, so the next Bind plugin (DefaultBinder) binds them."""
+        wanted = pod.metadata.labels.get(self.args.label_key)
+        if self.handle is None or wanted is None or self._unlisted_request(pod) is not None:
+            return Status(Code.SKIP)
+        try:
+            self.handle.client.bind(pod, node_name)
+        except Exception as exc:
+            return Status.error(exc)
+        return None
 {%- endif %}
 {%- if "post_bind" in points %}
 

@@ -1,0 +1,94 @@
+"""The FGD study's fragmentation measure, in GPU milli.
+
+The target workload M is the most popular pod specs (CPU milli, GPU count,
+GPU milli, accepted models) covering `coverage` % of a pod list, each with
+weight p_m = its pods / the pods of the kept specs. For a node n and a spec m, the fragment
+F_n(m) is all of n's idle GPU milli when m cannot use it (m asks no GPU; n's
+model is not accepted; m does not fit for CPU, or for too few devices with
+enough milli free), and otherwise the idle milli on the devices with less
+free than m's milli. F_n(M) = sum_m p_m F_n(m); the cluster's is the sum over
+nodes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from attrs import frozen
+from numpy.typing import NDArray
+
+from kubesched_gpushare.resources import GpuRequest
+
+DEFAULT_COVERAGE = 95
+
+
+@frozen
+class TypicalPod:
+    """One spec of the target workload and its weight p_m."""
+
+    cpu_milli: int
+    request: GpuRequest
+    weight: float
+
+
+def target_workload(
+    specs: Iterable[tuple[int, GpuRequest]], coverage: float = DEFAULT_COVERAGE
+) -> list[TypicalPod]:
+    """The most popular (cpu milli, GPU request) specs, until they cover `coverage` % of
+    the pods; ties in popularity keep the spec order of first appearance. Weights are the
+    specs' shares of the pods they cover (so they sum to 1), as the study's artifact
+    renormalises them."""
+    counts = Counter(specs)
+    total = sum(counts.values())
+    kept: list[tuple[int, GpuRequest, int]] = []
+    covered = 0
+    for (cpu, request), n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        if covered * 100 >= coverage * total:
+            break
+        kept.append((cpu, request, n))
+        covered += n
+    return [TypicalPod(cpu, request, n / covered) for cpu, request, n in kept]
+
+
+def spec_fragment(free: Sequence[int], cpu_free: int, model: str, spec: TypicalPod) -> int:
+    """F_n(m) for one node and one spec."""
+    idle = sum(free)
+    request = spec.request
+    if request.count == 0 or not request.accepts(model) or cpu_free < spec.cpu_milli:
+        return idle
+    if sum(1 for f in free if f >= request.milli) < request.count:
+        return idle
+    return sum(f for f in free if f < request.milli)
+
+
+def node_fragment(
+    free: Sequence[int], cpu_free: int, model: str, workload: Sequence[TypicalPod]
+) -> float:
+    """F_n(M): the node's fragment against the target workload."""
+    return sum(spec.weight * spec_fragment(free, cpu_free, model, spec) for spec in workload)
+
+
+def fragments(
+    free: NDArray[np.int64],
+    cpu_free: NDArray[np.int64],
+    models: NDArray[np.object_],
+    workload: Sequence[TypicalPod],
+) -> NDArray[np.float64]:
+    """F_n(M) for many node states at once: `free` is states x devices (0 past a node's
+    GPUs), `cpu_free` and `models` one entry per state."""
+    idle = free.sum(axis=1)
+    total = np.zeros(len(idle), dtype=np.float64)
+    for spec in workload:
+        request = spec.request
+        if request.count == 0:
+            total += spec.weight * idle
+            continue
+        usable = cpu_free >= spec.cpu_milli
+        if request.models:
+            usable &= np.isin(models, list(request.models))
+        usable &= (free >= request.milli).sum(axis=1) >= request.count
+        stranded = np.where(free < request.milli, free, 0).sum(axis=1)
+        total += spec.weight * np.where(usable, stranded, idle)
+    return total

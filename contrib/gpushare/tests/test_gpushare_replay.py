@@ -1,0 +1,183 @@
+"""The OpenB replay on a small synthetic trace in the trace's own CSV format."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from kubesched_gpushare.frag import target_workload
+from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods, replay
+from kubesched_gpushare.replay.cli import main
+from kubesched_gpushare.replay.profiles import POLICIES
+from kubesched_gpushare.replay.series import binned
+from kubesched_gpushare.replay.trace import TraceError
+
+NODE_HEADER = "sn,cpu_milli,memory_mib,gpu,model\n"
+POD_HEADER = (
+    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,"
+    "creation_time,deletion_time,scheduled_time\n"
+)
+
+
+def write_trace(folder: Path, seed: int = 1) -> Path:
+    """6 GPU nodes (one CPU-only node, which the replay leaves out) and 40 pods."""
+    rng = random.Random(seed)
+    nodes = [
+        ("openb-node-0000", 32000, 131072, 4, "V100M16"),
+        ("openb-node-0001", 96000, 393216, 8, "G2"),
+        ("openb-node-0002", 104000, 524288, 2, "T4"),
+        ("openb-node-0003", 104000, 524288, 2, "T4"),
+        ("openb-node-0004", 16000, 122880, 2, "P100"),
+        ("openb-node-0005", 8000, 32768, 1, "V100M16"),
+        ("openb-node-0006", 32000, 262144, 0, ""),
+    ]
+    (folder / "openb_node_list_gpu_node.csv").write_text(
+        NODE_HEADER + "".join(",".join(map(str, n)) + "\n" for n in nodes)
+    )
+    rows = []
+    for i in range(40):
+        kind = rng.choice(["cpu", "share", "share", "one", "multi"])
+        count, milli = {
+            "cpu": (0, 0),
+            "share": (1, rng.choice([250, 460, 500])),
+            "one": (1, 1000),
+            "multi": (rng.choice([2, 4]), 1000),
+        }[kind]
+        spec = rng.choice(["", "", "", "V100M16|V100M32"]) if count else ""
+        rows.append(
+            f"openb-pod-{i:04d},{rng.choice([2000, 4000, 8000])},8192,{count},{milli},{spec},"
+            f"LS,Running,{i * 10},{i * 10 + 500},{i * 10}\n"
+        )
+    (folder / "openb_pod_list_default.csv").write_text(POD_HEADER + "".join(rows))
+    return folder
+
+
+def test_reading_the_trace(tmp_path: Path) -> None:
+    write_trace(tmp_path)
+    nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
+    assert len(nodes) == 6
+    assert nodes[1].status.allocatable["alibabacloud.com/gpu-milli"] == 8000
+    assert nodes[1].metadata.labels == {"alibabacloud.com/gpu-card-model": "G2"}
+    assert len(read_pods(tmp_path / "openb_pod_list_default.csv")) == 40
+
+
+def test_a_missing_column_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "nodes.csv"
+    path.write_text("sn,cpu_milli,gpu\nn,1,1\n")
+    with pytest.raises(TraceError, match=r"nodes.csv: missing column\(s\) memory_mib, model"):
+        read_nodes(path)
+    path.write_text(NODE_HEADER + "n,lots,1,1,T4\n")
+    with pytest.raises(TraceError, match=r"nodes.csv:2: column cpu_milli: not an integer"):
+        read_nodes(path)
+
+
+def test_arrivals_are_a_seeded_permutation_and_inflation_stops_at_the_target(
+    tmp_path: Path,
+) -> None:
+    pods = read_pods(write_trace(tmp_path) / "openb_pod_list_default.csv")
+    order = arrivals(pods, 42)
+    assert sorted(p.name for p in order) == sorted(p.name for p in pods)
+    assert order == arrivals(pods, 42) and order != arrivals(pods, 43)
+    original = sum(p.request.total_milli for p in pods)
+    capacity = original  # the originals are 100%: copies add up to 30% more
+    inflated = inflate(order, pods, capacity, 1.3, 42)
+    assert inflated[: len(order)] == order
+    assert len(inflated) > len(order)
+    assert sum(p.request.total_milli for p in inflated) <= 1.3 * capacity
+    assert sum(p.request.total_milli for p in inflated) > 1.3 * capacity - 8000
+    # Originals above the target are all kept, nothing is appended.
+    assert inflate(order, pods, original // 2, 1.3, 42) == order
+
+
+def test_binning_falls_back_to_neighbours() -> None:
+    # capacity 100: arrived 0 -> bin 0, 2 -> bin 2 (two pods), bin 1 empty, bin 3 empty.
+    assert binned([0, 2, 2], [10.0, 20.0, 40.0], 100, 4) == [10.0, 20.0, 30.0, 30.0, None]
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+def test_replay_invariants(tmp_path: Path, policy: str) -> None:
+    write_trace(tmp_path)
+    nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
+    pods = read_pods(tmp_path / "openb_pod_list_default.csv")
+    capacity = 21_000
+    order = inflate(arrivals(pods, 7), pods, capacity, 1.3, 7)
+    result = replay(nodes, order, policy, target_workload([p.spec() for p in pods]), 7)
+    assert result.scheduled + result.failed == len(order)
+    assert len(result.arrived) == len(order)
+    assert all(a <= b for a, b in zip(result.arrived, result.arrived[1:], strict=False))
+    assert all(a <= b for a, b in zip(result.allocated, result.allocated[1:], strict=False))
+    assert all(al <= ar for al, ar in zip(result.allocated, result.arrived, strict=True))
+    assert result.allocated[-1] == sum(sum(used) for used in result.gpus.values())
+    for node, used in result.gpus.items():
+        assert all(0 <= u <= 1000 for u in used), (node, used)
+    assert result.failed > 0  # 130% of capacity cannot all fit
+
+
+def test_the_command_writes_json_csv_and_the_per_gpu_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_trace(tmp_path)
+    out = tmp_path / "out.json"
+    gpus = tmp_path / "gpus.json"
+    code = main(
+        [
+            str(tmp_path),
+            "--policies",
+            "fgd,bestfit",
+            "--seeds",
+            "42,43",
+            "--json",
+            str(out),
+            "--csv",
+            str(tmp_path / "out.csv"),
+            "--per-gpu",
+            str(gpus),
+        ]
+    )
+    assert code == 0
+    document = json.loads(out.read_text())
+    assert document["apiVersion"] == "kubesched.io/openb-replay/v1"
+    assert document["trace"]["gpus"] == 19 and document["trace"]["nodeCount"] == 6
+    assert [(r["policy"], r["seed"]) for r in document["runs"]] == [
+        ("fgd", 42),
+        ("fgd", 43),
+        ("bestfit", 42),
+        ("bestfit", 43),
+    ]
+    assert len(document["runs"][0]["unallocatedGpuPercent"]) == 131
+    assert set(document["summary"]) == {"fgd", "bestfit"}
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0].split() == [
+        "policy",
+        "seeds",
+        "mean",
+        "median",
+        "min",
+        "max",
+        "pods/s",
+    ]
+    assert len(json.loads(gpus.read_text())) == 4
+    assert (tmp_path / "out.csv").read_text().startswith("policy,seed,arrived_percent,")
+
+
+def test_the_command_reports_a_missing_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path)]) == 2
+    assert "openb_node_list_gpu_node.csv" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(
+    not Path("/work/shared/data/openb/openb_pod_list_default.csv").exists(),
+    reason="the OpenB trace is not on this machine",
+)
+def test_the_real_trace_has_the_documented_shape() -> None:
+    folder = Path("/work/shared/data/openb")
+    nodes = read_nodes(folder / "openb_node_list_gpu_node.csv")
+    pods = read_pods(folder / "openb_pod_list_default.csv")
+    assert len(nodes) == 1213
+    assert sum(int(n.status.allocatable["alibabacloud.com/gpu-count"]) for n in nodes) == 6212
+    assert len(pods) == 8152
