@@ -149,7 +149,7 @@ def test_pod_without_soft_constraints_skips_scoring(feasible_scores: Scores) -> 
 
 
 def test_system_defaults_apply_to_no_pod_without_workload_objects(feasible_scores: Scores) -> None:
-    """kubesched loads no Services or controllers, so the defaults' selector is empty."""
+    """No Service or controller selects the pod, so the defaults' selector is empty."""
     assert (
         feasible_scores(make_pod("p").label("foo", "").obj(), ABCD, [], foo_pods({"node-a": 2}))
         == {}

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from kubesched import hookimpl
 from kubesched.api import Pod, Selector
-from kubesched.errors import ConfigError, InputError, PluginError
+from kubesched.errors import ConfigError, InputError, KubeschedError, PluginError
 from kubesched.framework import (
     ActionType,
     ClusterEvent,
@@ -37,6 +37,7 @@ from kubesched_podtopologyspread.constraints import (
     default_constraints,
 )
 from kubesched_podtopologyspread.counting import count_by_node, count_by_table, node_of
+from kubesched_podtopologyspread.default_selector import WorkloadSource, default_selector
 from kubesched_podtopologyspread.filtering import PreFilterState, passes_batch, violated
 from kubesched_podtopologyspread.hints import (
     schedulable_after_node_change,
@@ -100,11 +101,20 @@ class PodTopologySpread:
             else tuple(args.default_constraints)
         )
 
+    def _workloads(self) -> WorkloadSource | None:
+        """The cluster client, which lists Services and controllers; None without one."""
+        if self._handle is None:
+            return None
+        try:
+            return self._handle.client
+        except KubeschedError:
+            return None
+
     def workload_selector(self, pod: Pod) -> Selector:
         """The selector of the workloads that select the pod (upstream's DefaultSelector
-        over Services, ReplicationControllers, ReplicaSets and StatefulSets). kubesched
-        reads none of those kinds, so this is always the empty selector."""
-        return NO_WORKLOAD
+        over Services, ReplicationControllers, ReplicaSets and StatefulSets)."""
+        source = self._workloads()
+        return NO_WORKLOAD if source is None else default_selector(pod, source)
 
     def constraints(self, pod: Pod, action: str) -> list[Constraint]:
         """The pod's constraints of kind `action`, or the defaults when it has none;
@@ -112,7 +122,7 @@ class PodTopologySpread:
         own = pod.spec.topology_spread_constraints
         if own:
             return compile_constraints(own, pod.metadata.labels, action)
-        if not self._defaults:
+        if not any(c.when_unsatisfiable == action for c in self._defaults):
             return []
         selector = self.workload_selector(pod)
         if selector.empty:

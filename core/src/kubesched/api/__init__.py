@@ -12,7 +12,7 @@ from kubesched.api._field_errors import (
     required,
     unique_messages,
 )
-from kubesched.api._labels import Selector, as_selector, selector_matches
+from kubesched.api._labels import Requirement, Selector, as_selector, selector_matches
 from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests
 from kubesched.api._meta import LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference
 from kubesched.api._names import (
@@ -128,6 +128,17 @@ from kubesched.api._volumes import (
     Volume,
     ephemeral_claim_name,
 )
+from kubesched.api._workloads import (
+    Controller,
+    ReplicaSet,
+    ReplicationController,
+    ReplicationControllerSpec,
+    Service,
+    ServiceSpec,
+    StatefulSet,
+    Workload,
+    WorkloadSpec,
+)
 
 __all__ = [
     "ACCESS_MODES",
@@ -170,6 +181,7 @@ __all__ = [
     "Container",
     "ContainerImage",
     "ContainerPort",
+    "Controller",
     "EphemeralVolumeSource",
     "FieldError",
     "GCEPersistentDiskVolumeSource",
@@ -208,10 +220,17 @@ __all__ = [
     "PreferredSchedulingTerm",
     "PriorityClass",
     "RBDVolumeSource",
+    "ReplicaSet",
+    "ReplicationController",
+    "ReplicationControllerSpec",
+    "Requirement",
     "ResourceList",
     "ResourceRequirements",
     "ResourceRequirementsForClaim",
     "Selector",
+    "Service",
+    "ServiceSpec",
+    "StatefulSet",
     "StorageClass",
     "Taint",
     "Toleration",
@@ -222,6 +241,8 @@ __all__ = [
     "VolumeNodeAffinity",
     "VolumeNodeResources",
     "WeightedPodAffinityTerm",
+    "Workload",
+    "WorkloadSpec",
     "aggregate_message",
     "as_selector",
     "child",

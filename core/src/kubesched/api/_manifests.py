@@ -2,12 +2,14 @@
 
 `load_manifests` reads what `kubectl get nodes,pods -A -o yaml` prints, plain
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
-It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Namespaces and the
+It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
 storage kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
-StorageClass, CSINode); any other kind is skipped with a warning. Namespaced
-objects without a namespace go to `default`, objects without a uid get a stable
-one. Documents are counted from 0 within each file. Any problem raises one
-`InputError` naming the file, the document, the object and the field.
+StorageClass, CSINode) and the workloads PodTopologySpread's default
+constraints read (Service, ReplicationController, ReplicaSet, StatefulSet); any
+other kind is skipped with a warning. Namespaced objects without a namespace go
+to `default`, objects without a uid get a stable one. Documents are counted
+from 0 within each file. Any problem raises one `InputError` naming the file,
+the document, the object and the field.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ from kubesched.api._policy import PodDisruptionBudget, PriorityClass
 from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
+from kubesched.api._workloads import (
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
+    Workload,
+)
 from kubesched.errors import InputError
 
 STDIN = "-"
@@ -48,6 +57,10 @@ ManifestObject = (
     | PersistentVolumeClaim
     | StorageClass
     | CSINode
+    | Service
+    | ReplicationController
+    | ReplicaSet
+    | StatefulSet
 )
 """The kinds a manifest may hold that kubesched reads."""
 _KINDS: dict[str, type[ManifestObject]] = {
@@ -60,9 +73,14 @@ _KINDS: dict[str, type[ManifestObject]] = {
     "StorageClass": StorageClass,
     "CSINode": CSINode,
     "Namespace": Namespace,
+    "Service": Service,
+    "ReplicationController": ReplicationController,
+    "ReplicaSet": ReplicaSet,
+    "StatefulSet": StatefulSet,
 }
 _READS = "kubesched reads only " + ", ".join(_KINDS)
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim"}
+_NAMESPACED |= {"Service", "ReplicationController", "ReplicaSet", "StatefulSet"}
 _DEFAULT_NAMESPACE = "default"
 FINISHED_PHASES = frozenset({"Succeeded", "Failed"})
 """Pods in these phases are done: upstream's pod informer leaves them out."""
@@ -86,8 +104,22 @@ class ClusterObjects:
     storage_classes: list[StorageClass] = field(factory=list)
     csi_nodes: list[CSINode] = field(factory=list)
     namespaces: list[Namespace] = field(factory=list)
+    services: list[Service] = field(factory=list)
+    replication_controllers: list[ReplicationController] = field(factory=list)
+    replica_sets: list[ReplicaSet] = field(factory=list)
+    stateful_sets: list[StatefulSet] = field(factory=list)
     warnings: list[str] = field(factory=list)
     """One line per skipped object: file, document, kind and name."""
+
+    @property
+    def workloads(self) -> list[Workload]:
+        """The Services, ReplicationControllers, ReplicaSets and StatefulSets."""
+        return [
+            *self.services,
+            *self.replication_controllers,
+            *self.replica_sets,
+            *self.stateful_sets,
+        ]
 
 
 def _read_stdin() -> str:
@@ -232,8 +264,8 @@ def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> 
 
 
 def load_manifests(source: str | Path) -> ClusterObjects:
-    """Read the nodes, pods, PDBs, PriorityClasses, Namespaces and storage objects in a file,
-    a directory (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (stdin)."""
+    """Read the objects of every kind kubesched reads (see the module) in a file, a directory
+    (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input)."""
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
     first_seen: dict[tuple[str, str, str], _Place] = {}
@@ -303,5 +335,9 @@ def load_manifests(source: str | Path) -> ClusterObjects:
         storage_classes=found["StorageClass"],
         csi_nodes=found["CSINode"],
         namespaces=found["Namespace"],
+        services=found["Service"],
+        replication_controllers=found["ReplicationController"],
+        replica_sets=found["ReplicaSet"],
+        stateful_sets=found["StatefulSet"],
         warnings=warnings,
     )

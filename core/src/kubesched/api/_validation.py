@@ -29,6 +29,7 @@ from kubesched.api._storage_validation import (
     storage_class_errors,
     volume_errors,
 )
+from kubesched.api._workloads import ReplicaSet, StatefulSet
 
 API_VERSIONS: Mapping[str, tuple[str, ...]] = {
     "Namespace": ("v1",),
@@ -40,6 +41,10 @@ API_VERSIONS: Mapping[str, tuple[str, ...]] = {
     "PersistentVolumeClaim": ("v1",),
     "StorageClass": ("storage.k8s.io/v1", "storage.k8s.io/v1beta1"),
     "CSINode": ("storage.k8s.io/v1",),
+    "Service": ("v1",),
+    "ReplicationController": ("v1",),
+    "ReplicaSet": ("apps/v1",),
+    "StatefulSet": ("apps/v1",),
 }
 """The apiVersions a kind is served at."""
 MAX_QUANTITY = 2**63 - 1
@@ -155,6 +160,14 @@ def pdb_errors(pdb: PodDisruptionBudget) -> Iterator[FieldError]:
     yield from _selector("spec.selector", spec.selector)
 
 
+def workload_errors(workload: ReplicaSet | StatefulSet) -> Iterator[FieldError]:
+    """Why an API server would refuse this ReplicaSet or StatefulSet, for its selector."""
+    yield from _name("metadata.name", workload.metadata.name)
+    if workload.spec.selector is None:
+        yield required("spec.selector")
+    yield from _selector("spec.selector", workload.spec.selector)
+
+
 def object_errors(obj: Any) -> Iterator[FieldError]:
     """Why an API server would refuse `obj` (any kind the loader reads)."""
     if isinstance(obj, Pod):
@@ -171,5 +184,7 @@ def object_errors(obj: Any) -> Iterator[FieldError]:
         yield from storage_class_errors(obj)
     elif isinstance(obj, CSINode):
         yield from csi_node_errors(obj)
+    elif isinstance(obj, ReplicaSet | StatefulSet):
+        yield from workload_errors(obj)
     else:
         yield from _name("metadata.name", obj.metadata.name)

@@ -2,7 +2,8 @@
 
 CLUSTER is a manifest file, a directory of them, or `-` (standard input):
 nodes, pods (those with `spec.nodeName` are running, the others pending),
-PodDisruptionBudgets and PriorityClasses. The pending pods are scheduled with
+PodDisruptionBudgets, PriorityClasses, and the Services and controllers that
+select pods. The pending pods are scheduled with
 the profiles of `--config` (or the defaults) on a simulated clock, and the
 result printed as a table or as a versioned JSON/YAML document. Bad input (a
 manifest or a config that does not load) exits 2 with one line, writing nothing.
@@ -157,6 +158,7 @@ def command(
                 storage_classes=objects.storage_classes,
                 csi_nodes=objects.csi_nodes,
                 namespaces=objects.namespaces,
+                workloads=objects.workloads,
             )
         except InputError as exc:
             raise InputError(

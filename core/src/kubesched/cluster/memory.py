@@ -1,7 +1,8 @@
 """The in-memory cluster: the embedded backend `simulate` and the tests run against.
 
-It holds nodes, pods, PodDisruptionBudgets, PriorityClasses, Namespaces and the
-storage objects (`InMemoryStorage`), plays the API
+It holds nodes, pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
+storage objects (`InMemoryStorage`) and the workloads that select pods
+(Services, ReplicationControllers, ReplicaSets, StatefulSets; read-only), plays the API
 server's part (priority admission, binding, deletion, status patches) and
 records every change as a plain (old, new) pair, as a watch would deliver it:
 (None, new) for an added object, (old, None) for a deleted one. The scheduler
@@ -17,6 +18,7 @@ from typing import Any
 from attrs import evolve
 
 from kubesched.api import (
+    Controller,
     CSINode,
     Namespace,
     Node,
@@ -26,7 +28,9 @@ from kubesched.api import (
     PodCondition,
     PodDisruptionBudget,
     PriorityClass,
+    Service,
     StorageClass,
+    Workload,
 )
 from kubesched.cluster.admission import admit_priority, priority_classes_by_name
 from kubesched.cluster.storage import InMemoryStorage
@@ -56,10 +60,19 @@ class InMemoryCluster(InMemoryStorage):
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
         namespaces: Iterable[Namespace] = (),
+        workloads: Iterable[Workload] = (),
     ) -> None:
         self._priority_classes = priority_classes_by_name(priority_classes)
         self._pdbs = list(pod_disruption_budgets)
         self._namespaces = list(namespaces)
+        self._services: dict[str, list[Service]] = {}
+        self._controllers: dict[tuple[str, str, str], Controller] = {}
+        for workload in workloads:
+            meta = workload.metadata
+            if isinstance(workload, Service):
+                self._services.setdefault(meta.namespace, []).append(workload)
+            else:
+                self._controllers[type(workload).__name__, meta.namespace, meta.name] = workload
         self._nodes: dict[str, Node] = {}
         self._pods: dict[str, Pod] = {}
         self._changes: list[Change] = []
@@ -89,6 +102,12 @@ class InMemoryCluster(InMemoryStorage):
 
     def namespaces(self) -> Sequence[Namespace]:
         return self._namespaces
+
+    def services(self, namespace: str) -> Sequence[Service]:
+        return self._services.get(namespace, ())
+
+    def controller(self, kind: str, namespace: str, name: str) -> Controller | None:
+        return self._controllers.get((kind, namespace, name))
 
     def take_changes(self) -> list[Change]:
         """Every change since the last call, oldest first."""

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kubesched.api import (
+    Controller,
     CSINode,
     Namespace,
     PersistentVolume,
@@ -18,6 +19,7 @@ from kubesched.api import (
     Pod,
     PodCondition,
     PodDisruptionBudget,
+    Service,
     StorageClass,
 )
 from kubesched.framework._cycle_state import CycleState
@@ -68,6 +70,14 @@ class ClusterClient(Protocol):
 
     def pods(self) -> Sequence[Pod]:
         """Every pod in the cluster, pending and bound (upstream's pod lister)."""
+        ...
+
+    def services(self, namespace: str) -> Sequence[Service]:
+        """Every Service in the namespace (upstream's service lister)."""
+        ...
+
+    def controller(self, kind: str, namespace: str, name: str) -> Controller | None:
+        """The ReplicationController, ReplicaSet or StatefulSet (`kind`) of that name."""
         ...
 
     # The storage listers the volume plugins read (upstream's PV, PVC, StorageClass and

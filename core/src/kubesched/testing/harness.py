@@ -29,6 +29,7 @@ from kubesched.api import (
     PersistentVolumeClaim,
     Pod,
     StorageClass,
+    Workload,
 )
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
@@ -108,8 +109,9 @@ class PluginHarness(Generic[P]):
     extension point it implements, or only at `points`, with `args`
     structured and validated as a pluginConfig entry would be. Pods in `pods`
     with `spec.nodeName` run on their node, the others are pending (in
-    `cluster`, for plugins that list pods); the storage objects and `namespaces`
-    are in `cluster` too, for the volume plugins and pod affinity. The framework
+    `cluster`, for plugins that list pods); the storage objects, `namespaces`
+    and `workloads` (Services, ReplicaSets...) are in `cluster` too, for the
+    volume plugins, pod affinity and PodTopologySpread. The framework
     is the plugin's Handle: its client is `cluster`, its clock the simulated
     `clock`, its snapshot `snapshot`; pods it asks to activate are collected in
     `activated`. `hooks` calls the plugin's own hooks by keyword, as pluggy
@@ -130,6 +132,7 @@ class PluginHarness(Generic[P]):
         nodes: Iterable[Node] = (),
         pods: Iterable[Pod] = (),
         namespaces: Iterable[Namespace] = (),
+        workloads: Iterable[Workload] = (),
         points: Iterable[str] | None = None,
         name: str | None = None,
         persistent_volumes: Iterable[PersistentVolume] = (),
@@ -147,6 +150,7 @@ class PluginHarness(Generic[P]):
         nodes: Iterable[Node] = (),
         pods: Iterable[Pod] = (),
         namespaces: Iterable[Namespace] = (),
+        workloads: Iterable[Workload] = (),
         points: Iterable[str] | None = None,
         name: str | None = None,
         persistent_volumes: Iterable[PersistentVolume] = (),
@@ -163,6 +167,7 @@ class PluginHarness(Generic[P]):
         nodes: Iterable[Node] = (),
         pods: Iterable[Pod] = (),
         namespaces: Iterable[Namespace] = (),
+        workloads: Iterable[Workload] = (),
         points: Iterable[str] | None = None,
         name: str | None = None,
         persistent_volumes: Iterable[PersistentVolume] = (),
@@ -188,6 +193,7 @@ class PluginHarness(Generic[P]):
             storage_classes=storage_classes,
             csi_nodes=csi_nodes,
             namespaces=namespaces,
+            workloads=workloads,
         )
         self.clock = SimulatedClock()
         self.cache = Cache()

@@ -25,6 +25,7 @@ from kubesched.api import (
     PodDisruptionBudget,
     PriorityClass,
     StorageClass,
+    Workload,
 )
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import (
@@ -127,6 +128,7 @@ def simulate(
     storage_classes: Iterable[StorageClass] = (),
     csi_nodes: Iterable[CSINode] = (),
     namespaces: Iterable[Namespace] = (),
+    workloads: Iterable[Workload] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
     explain: bool = False,
@@ -138,8 +140,10 @@ def simulate(
 
     Pods with `spec.nodeName` run already; PriorityClasses resolve the pods'
     `priorityClassName`, PodDisruptionBudgets guard pods from preemption, the
-    storage objects are what the volume plugins read, and Namespaces' labels are
-    what pod affinity's namespaceSelector matches.
+    storage objects are what the volume plugins read, Namespaces' labels are
+    what pod affinity's namespaceSelector matches, and `workloads` (Services,
+    ReplicationControllers, ReplicaSets, StatefulSets) give PodTopologySpread's
+    default constraints their selector.
 
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
@@ -161,6 +165,7 @@ def simulate(
         storage_classes=storage_classes,
         csi_nodes=csi_nodes,
         namespaces=namespaces,
+        workloads=workloads,
     )
     cfg, profiles = _configuration(config, registry)
     simulation = build_simulation(

@@ -20,6 +20,7 @@ from typing import Any
 from attrs import evolve
 
 from kubesched.api import (
+    Controller,
     CSINode,
     Namespace,
     Node,
@@ -29,6 +30,7 @@ from kubesched.api import (
     PodCondition,
     PodDisruptionBudget,
     PriorityClass,
+    Service,
     StorageClass,
 )
 from kubesched.cluster.apiserver.kinds import (
@@ -41,7 +43,9 @@ from kubesched.cluster.apiserver.kinds import (
     PERSISTENT_VOLUMES,
     PODS,
     PRIORITY_CLASSES,
+    SERVICES,
     STORAGE_CLASSES,
+    WORKLOADS,
     Kind,
 )
 from kubesched.cluster.apiserver.reflector import Backoff, Reflector
@@ -161,6 +165,18 @@ class ApiServerCluster:
 
     def get_csi_node(self, name: str) -> CSINode | None:
         found: CSINode | None = self.stores.get(CSI_NODES, name)
+        return found
+
+    def services(self, namespace: str) -> Sequence[Service]:
+        if SERVICES not in self.kinds:
+            return []
+        return [s for s in self.stores.objects(SERVICES) if s.metadata.namespace == namespace]
+
+    def controller(self, kind: str, namespace: str, name: str) -> Controller | None:
+        followed = next((k for k in WORKLOADS if k.name == kind and k in self.kinds), None)
+        if followed is None:
+            return None
+        found: Controller | None = self.stores.get(followed, f"{namespace}/{name}")
         return found
 
     def objects(self, kind: Kind) -> list[Any]:

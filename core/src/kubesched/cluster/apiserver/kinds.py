@@ -22,6 +22,10 @@ from kubesched.api import (
     Pod,
     PodDisruptionBudget,
     PriorityClass,
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
     StorageClass,
 )
 
@@ -57,6 +61,14 @@ PDBS = Kind("PodDisruptionBudget", "policy/v1", "poddisruptionbudgets", PodDisru
 PRIORITY_CLASSES = Kind(
     "PriorityClass", "scheduling.k8s.io/v1", "priorityclasses", PriorityClass, False
 )
+SERVICES = Kind("Service", "v1", "services", Service, True)
+REPLICATION_CONTROLLERS = Kind(
+    "ReplicationController", "v1", "replicationcontrollers", ReplicationController, True
+)
+REPLICA_SETS = Kind("ReplicaSet", "apps/v1", "replicasets", ReplicaSet, True)
+STATEFUL_SETS = Kind("StatefulSet", "apps/v1", "statefulsets", StatefulSet, True)
+WORKLOADS = (SERVICES, REPLICATION_CONTROLLERS, REPLICA_SETS, STATEFUL_SETS)
+"""What PodTopologySpread's default selector reads."""
 
 PERSISTENT_VOLUMES = Kind("PersistentVolume", "v1", "persistentvolumes", PersistentVolume, False)
 PERSISTENT_VOLUME_CLAIMS = Kind(
@@ -70,5 +82,5 @@ STORAGE_KINDS = (PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES, 
 NAMESPACES = Kind("Namespace", "v1", "namespaces", Namespace, namespaced=False)
 """Followed only when asked for (`kinds=`): pod affinity's namespaceSelector reads them."""
 
-KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *STORAGE_KINDS)
+KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *STORAGE_KINDS, *WORKLOADS)
 """Every kind followed, in the order their first listing is waited for."""
