@@ -123,7 +123,7 @@ def _bad(tmp_path: Path, text: str) -> str:
         (
             "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {selector: [app]}\n",
             "document 0: Service default/s: field spec.selector: expected an object, "
-            "got a list (['app'])",
+            'got a list (["app"])',
         ),
     ],
 )
