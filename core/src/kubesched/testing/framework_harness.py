@@ -21,29 +21,22 @@ import numpy as np
 
 from kubesched.api import Node, Pod
 from kubesched.cluster.memory import InMemoryCluster
-from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.config import DEFAULT_SCHEDULER_NAME
 from kubesched.errors import PluginError
-from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._points import EXTENSION_POINTS
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, points_of
-from kubesched.framework._runtime import Framework
 from kubesched.framework._status import Status
-from kubesched.framework._types import NodeInfo, PreFilterResult
-from kubesched.scheduler.cache import Cache
-from kubesched.scheduler.clock import SimulatedClock
-from kubesched.scheduler.nominator import Nominator
-from kubesched.scheduler.snapshot import Snapshot
 from kubesched.testing.harness import (
     PluginSource,
+    _Bench,
     _factory_and_name,
     _raise_on_error,
     _typed_args,
 )
 
 
-class FrameworkHarness:
+class FrameworkHarness(_Bench):
     """A profile of several plugins over an in-memory cluster (see the module docstring).
 
     `plugins` maps each name to the plugin the framework built; `framework`, `cluster`,
@@ -78,45 +71,8 @@ class FrameworkHarness:
             score_weights={name: (weights or {}).get(name, 1) for name in scored},
             plugin_args={n: _typed_args(n, registry, a) for n, a in (args or {}).items()},
         )
-        self.cluster = InMemoryCluster(nodes=nodes, pods=pods)
-        self.clock = SimulatedClock()
-        self.cache = Cache()
-        for node in self.cluster.nodes():
-            self.cache.add_node(node)
-        for pod in self.cluster.pods():
-            if pod.spec.node_name:
-                self.cache.add_pod(pod)
-        self.snapshot = Snapshot()
-        self.framework = Framework(
-            profile,
-            registry,
-            client=self.cluster,
-            snapshot=self.snapshot,
-            nominator=Nominator(lambda pod: self.cluster.get_pod(pod.uid)),
-            clock=self.clock,
-            event_recorder=MemoryEventRecorder(),
-        )
+        self._build(profile, registry, InMemoryCluster(nodes=nodes, pods=pods))
         self.plugins: dict[str, object] = dict(self.framework.plugins)
-        self.state = CycleState()
-        self.new_cycle()
-
-    def new_cycle(self) -> CycleState:
-        """Start a scheduling cycle: the snapshot follows the cache, the state is new."""
-        self.cache.update_snapshot(self.snapshot)
-        self.state = CycleState()
-        return self.state
-
-    @property
-    def nodes(self) -> Sequence[NodeInfo]:
-        """The snapshot's nodes, as plugins see them this cycle."""
-        return self.snapshot.node_infos()
-
-    def pre_filter(self, pod: Pod) -> Status | PreFilterResult | None:
-        """Every PreFilter plugin: the rejecting status, else the merged narrowing, else None."""
-        result, status, _ = self.framework.run_pre_filter_plugins(self.state, pod, self.nodes)
-        if status is not None and not status.is_success():
-            return status
-        return result
 
     def filter(self, pod: Pod) -> dict[str, Status | None]:
         """PreFilter, then every Filter plugin in order on each node: its first rejection, or

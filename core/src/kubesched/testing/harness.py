@@ -102,7 +102,57 @@ def _hook_caller(plugin: object, name: str) -> pluggy.HookRelay:
     return pm.hook
 
 
-class PluginHarness(Generic[P]):
+class _Bench:
+    """A Framework over an in-memory cluster, its cache and snapshot: what the plugin and
+    framework harnesses share."""
+
+    def _build(
+        self, profile: EffectiveProfile, registry: Registry, cluster: InMemoryCluster
+    ) -> None:
+        self.cluster = cluster
+        self.clock = SimulatedClock()
+        self.cache = Cache()
+        for node in cluster.nodes():
+            self.cache.add_node(node)
+        for pod in cluster.pods():
+            if pod.spec.node_name:
+                self.cache.add_pod(pod)
+        self.snapshot = Snapshot()
+        self.activated: list[Pod] = []
+        self.framework = Framework(
+            profile,
+            registry,
+            client=cluster,
+            snapshot=self.snapshot,
+            nominator=Nominator(lambda pod: cluster.get_pod(pod.uid)),
+            clock=self.clock,
+            event_recorder=MemoryEventRecorder(),
+            activate_pods=self.activated.extend,
+        )
+        self.state = CycleState()
+        self.new_cycle()
+
+    def new_cycle(self) -> CycleState:
+        """Start a scheduling cycle: the snapshot follows the cache, the state is new."""
+        self.cache.update_snapshot(self.snapshot)
+        self.state = CycleState()
+        return self.state
+
+    @property
+    def nodes(self) -> Sequence[NodeInfo]:
+        """The snapshot's nodes, as plugins see them this cycle."""
+        return self.snapshot.node_infos()
+
+    def pre_filter(self, pod: Pod) -> Status | PreFilterResult | None:
+        """Every PreFilter plugin: the rejecting status, else the (merged) node narrowing,
+        else None."""
+        result, status, _ = self.framework.run_pre_filter_plugins(self.state, pod, self.nodes)
+        if status is not None and not status.is_success():
+            return status
+        return result
+
+
+class PluginHarness(_Bench, Generic[P]):
     """One plugin in a `Framework` of its own, over an in-memory cluster.
 
     The plugin (a class, or a plugin built already) is enabled at every
@@ -185,7 +235,7 @@ class PluginHarness(Generic[P]):
             plugins={point: (self.name,) for point in enabled},
             plugin_args=plugin_args,
         )
-        self.cluster = InMemoryCluster(
+        cluster = InMemoryCluster(
             nodes=nodes,
             pods=pods,
             persistent_volumes=persistent_volumes,
@@ -195,47 +245,9 @@ class PluginHarness(Generic[P]):
             namespaces=namespaces,
             workloads=workloads,
         )
-        self.clock = SimulatedClock()
-        self.cache = Cache()
-        for node in self.cluster.nodes():
-            self.cache.add_node(node)
-        for pod in self.cluster.pods():
-            if pod.spec.node_name:
-                self.cache.add_pod(pod)
-        self.snapshot = Snapshot()
-        self.activated: list[Pod] = []
-        self.framework = Framework(
-            profile,
-            registry,
-            client=self.cluster,
-            snapshot=self.snapshot,
-            nominator=Nominator(lambda pod: self.cluster.get_pod(pod.uid)),
-            clock=self.clock,
-            event_recorder=MemoryEventRecorder(),
-            activate_pods=self.activated.extend,
-        )
+        self._build(profile, registry, cluster)
         self.plugin = cast(P, self.framework.plugins[self.name])
         self.hooks = _hook_caller(self.plugin, self.name)
-        self.state = CycleState()
-        self.new_cycle()
-
-    def new_cycle(self) -> CycleState:
-        """Start a scheduling cycle: the snapshot follows the cache, the state is new."""
-        self.cache.update_snapshot(self.snapshot)
-        self.state = CycleState()
-        return self.state
-
-    @property
-    def nodes(self) -> Sequence[NodeInfo]:
-        """The snapshot's nodes, as plugins see them this cycle."""
-        return self.snapshot.node_infos()
-
-    def pre_filter(self, pod: Pod) -> Status | PreFilterResult | None:
-        """PreFilter: the rejecting status, else the node narrowing, else None."""
-        result, status, _ = self.framework.run_pre_filter_plugins(self.state, pod, self.nodes)
-        if status is not None and not status.is_success():
-            return status
-        return result
 
     def filter(self, pod: Pod) -> dict[str, Status | None]:
         """Filter on every node (after PreFilter, if the plugin has one, in this cycle)."""
