@@ -19,17 +19,13 @@ Prints JSON and writes it to benchmarks/results/scheduling_pod_affinity.json.
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _measure import measure, write_report
 from attrs import evolve, frozen
-from scheduling_basic import Sampler, _percentile
 from scheduling_basic import make_node as basic_node
 from scheduling_basic import make_pod as basic_pod
 
@@ -42,10 +38,6 @@ from kubesched.api import (
     PodAffinityTerm,
     WeightedPodAffinityTerm,
 )
-from kubesched.cluster.memory import InMemoryCluster
-from kubesched.config import default_config
-from kubesched.framework import default_registry
-from kubesched.profile import build_simulation
 
 HOSTNAME = "kubernetes.io/hostname"
 NAMESPACES = ["sched-0", "sched-1"]
@@ -113,36 +105,13 @@ QUICK = [
 
 
 def run(workload: Workload) -> dict[str, Any]:
-    registry = default_registry()
-    init = [workload.pod("init", i, NAMESPACES[0]) for i in range(workload.init_pods)]
-    nodes = [make_node(i) for i in range(workload.nodes)]
-    cluster = InMemoryCluster(nodes=nodes, pods=init)
-    simulation = build_simulation(default_config(registry), registry, cluster)
-    simulation.run()
-    for i in range(workload.measured_pods):
-        cluster.add_pod(workload.pod("pod", i, NAMESPACES[1]))
-    sampler = Sampler(len(simulation.scheduler.outcomes))
-    start, cpu_start = time.perf_counter(), time.process_time()
-    result = simulation.run(sampler)
-    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    return {
-        "name": workload.name,
-        "nodes": workload.nodes,
-        "init_pods": workload.init_pods,
-        "measured_pods": workload.measured_pods,
-        "scheduled": result.summary.scheduled - workload.init_pods,
-        "seconds": round(elapsed, 3),
-        "pods_per_second": round(workload.measured_pods / elapsed, 1),
-        "cpu_seconds": round(cpu, 3),
-        "pods_per_cpu_second": round(workload.measured_pods / cpu, 1),
-        "upstream_threshold": UPSTREAM_THRESHOLDS.get(workload.name),
-        "samples": {
-            "count": len(sampler.samples),
-            "average": round(statistics.fmean(sampler.samples), 1) if sampler.samples else None,
-            "p50": _percentile(sampler.samples, 50),
-            "p90": _percentile(sampler.samples, 90),
-        },
-    }
+    result = measure(
+        workload.name,
+        [make_node(i) for i in range(workload.nodes)],
+        [workload.pod("init", i, NAMESPACES[0]) for i in range(workload.init_pods)],
+        lambda: (workload.pod("pod", i, NAMESPACES[1]) for i in range(workload.measured_pods)),
+    )
+    return {**result, "upstream_threshold": UPSTREAM_THRESHOLDS.get(workload.name)}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -151,18 +120,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--only", default="", help="run the workloads whose name contains this")
     parser.add_argument("--output", type=Path, default=RESULTS, help="where to write the JSON")
     args = parser.parse_args(argv)
-    workloads = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
-    report = {
-        "benchmark": "scheduling_pod_affinity",
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "workloads": [run(w) for w in workloads],
-    }
-    text = json.dumps(report, indent=2)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text + "\n")
-    print(text)
-    return report
+    selected = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
+    workloads = [run(w) for w in selected]
+    return write_report("scheduling_pod_affinity", args.output, workloads=workloads)
 
 
 if __name__ == "__main__":

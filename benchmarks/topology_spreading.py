@@ -17,22 +17,15 @@ Prints JSON and writes it to benchmarks/results/topology_spreading.json.
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
+from _measure import measure, write_report
 from attrs import evolve, frozen
-from scheduling_basic import Sampler, _percentile, make_node, make_pod
+from scheduling_basic import make_node, make_pod
 
 from kubesched.api import LabelSelector, Node, Pod, TopologySpreadConstraint
-from kubesched.cluster.memory import InMemoryCluster
-from kubesched.config import default_config
-from kubesched.framework import default_registry
-from kubesched.profile import build_simulation
 
 RESULTS = Path(__file__).parent / "results" / "topology_spreading.json"
 ZONE = "topology.kubernetes.io/zone"
@@ -82,33 +75,14 @@ def spreading_pod(i: int, when_unsatisfiable: str) -> Pod:
 
 
 def run(workload: Workload) -> dict[str, Any]:
-    registry = default_registry()
-    init = [make_pod("init", i) for i in range(workload.init_pods)]
-    nodes = [zoned_node(i) for i in range(workload.nodes)]
-    cluster = InMemoryCluster(nodes=nodes, pods=init)
-    simulation = build_simulation(default_config(registry), registry, cluster)
-    simulation.run()
-    for i in range(workload.measured_pods):
-        cluster.add_pod(spreading_pod(i, workload.when_unsatisfiable))
-    sampler = Sampler(len(simulation.scheduler.outcomes))
-    start = time.perf_counter()
-    result = simulation.run(sampler)
-    elapsed = time.perf_counter() - start
-    return {
-        "name": workload.name,
-        "nodes": workload.nodes,
-        "init_pods": workload.init_pods,
-        "measured_pods": workload.measured_pods,
-        "scheduled": result.summary.scheduled - workload.init_pods,
-        "seconds": round(elapsed, 3),
-        "pods_per_second": round(workload.measured_pods / elapsed, 1),
-        "samples": {
-            "count": len(sampler.samples),
-            "average": round(statistics.fmean(sampler.samples), 1) if sampler.samples else None,
-            "p50": _percentile(sampler.samples, 50),
-            "p90": _percentile(sampler.samples, 90),
-        },
-    }
+    return measure(
+        workload.name,
+        [zoned_node(i) for i in range(workload.nodes)],
+        [make_pod("init", i) for i in range(workload.init_pods)],
+        lambda: (
+            spreading_pod(i, workload.when_unsatisfiable) for i in range(workload.measured_pods)
+        ),
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -118,17 +92,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--output", type=Path, default=RESULTS, help="where to write the JSON")
     args = parser.parse_args(argv)
     workloads = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
-    report = {
-        "benchmark": "topology_spreading",
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "workloads": [run(w) for w in workloads],
-    }
-    text = json.dumps(report, indent=2)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text + "\n")
-    print(text)
-    return report
+    return write_report("topology_spreading", args.output, workloads=[run(w) for w in workloads])
 
 
 if __name__ == "__main__":
