@@ -293,3 +293,13 @@ def test_explain_shows_what_preemption_weighed(capsys: pytest.CaptureFixture[str
     assert "chosen by: latest start of its most important victims" in out
     plain = json.loads(run(capsys, example, "-o", "json"))
     assert "preemption" not in plain["results"][0]
+
+
+def test_explaining_a_pod_that_is_not_there_is_warned_about(
+    capsys: pytest.CaptureFixture[str], cluster: str
+) -> None:
+    main(["simulate", cluster, "--explain-pod", "ml/trainr", "-o", "json"])
+    captured = capsys.readouterr()
+    warning = "--explain-pod ml/trainr: no pending pod of a profile here has that name"
+    assert f"warning: {warning}" in captured.err.splitlines()
+    assert warning in json.loads(captured.out)["warnings"]

@@ -192,6 +192,10 @@ def command(
         simulation.scheduler.refresh_gauges()
         metrics_file.write_bytes(metrics.exposition())
     shown = selection.shown(result.outcomes, {pod.key: pod for pod in objects.pods})
+    for key in sorted(selection.explain_pods - {o.pod for o in result.outcomes}):
+        warning = f"--explain-pod {key}: no pending pod of a profile here has that name"
+        click.echo(f"warning: {warning}", err=True)
+        warnings.append(warning)
     if output in ("table", "wide"):
         print_result(stdout_console(), result, shown, selection.explained, wide=output == "wide")
         return
