@@ -148,18 +148,7 @@ def command(
     with loading(stderr, f"reading {'standard input' if cluster == '-' else cluster}"):
         objects = load_manifests(cluster)
         try:
-            memory = InMemoryCluster(
-                nodes=objects.nodes,
-                pods=objects.pods,
-                pod_disruption_budgets=objects.pod_disruption_budgets,
-                priority_classes=objects.priority_classes,
-                persistent_volumes=objects.persistent_volumes,
-                persistent_volume_claims=objects.persistent_volume_claims,
-                storage_classes=objects.storage_classes,
-                csi_nodes=objects.csi_nodes,
-                namespaces=objects.namespaces,
-                workloads=objects.workloads,
-            )
+            memory = InMemoryCluster.of(objects)
         except InputError as exc:
             raise InputError(
                 exc.message, file=exc.file or cluster, obj=exc.obj, field=exc.field

@@ -18,6 +18,7 @@ from typing import Any
 from attrs import evolve
 
 from kubesched.api import (
+    ClusterObjects,
     Controller,
     CSINode,
     Namespace,
@@ -81,6 +82,22 @@ class InMemoryCluster(InMemoryStorage):
             self.add_node(node)
         for pod in pods:
             self.add_pod(pod)
+
+    @classmethod
+    def of(cls, objects: ClusterObjects) -> InMemoryCluster:
+        """The cluster a set of manifests describes (`load_manifests`)."""
+        return cls(
+            nodes=objects.nodes,
+            pods=objects.pods,
+            pod_disruption_budgets=objects.pod_disruption_budgets,
+            priority_classes=objects.priority_classes,
+            persistent_volumes=objects.persistent_volumes,
+            persistent_volume_claims=objects.persistent_volume_claims,
+            storage_classes=objects.storage_classes,
+            csi_nodes=objects.csi_nodes,
+            namespaces=objects.namespaces,
+            workloads=objects.workloads,
+        )
 
     # -- reading -------------------------------------------------------------------------
 
