@@ -246,7 +246,7 @@ def test_post_filter(
     assert isinstance(plugin, DefaultPreemption)
     plugin.rng.seed(seed)  # where the dry run starts must not matter
     result, status = post_filter(fw, preemptor, statuses)
-    assert (result, status.code, status.message()) == expected
+    assert (result, status.code, status.message) == expected
     deleted = {p.metadata.name for p in pods} - {p.metadata.name for p in cluster.pods()}
     assert sorted(deleted) == sorted(k.split("/")[1] for k in (result.victims if result else ()))
 
@@ -292,7 +292,7 @@ def test_preempt(pending: Pod, expected_node: str | None, expected_victims: list
     result, status = post_filter(fw, pending, ALL_UNSCHEDULABLE)
     if expected_node is None:
         assert result is None
-        assert status.message() == "preemption: not eligible due to preemptionPolicy=Never."
+        assert status.message == "preemption: not eligible due to preemptionPolicy=Never."
     else:
         assert result == PostFilterResult(
             expected_node, tuple(f"default/{v}" for v in expected_victims)
@@ -324,7 +324,7 @@ def test_preempting_again_evicts_nothing_more(preempted: bool) -> None:
     )
     if preempted:
         assert result is None
-        assert status.message() == (
+        assert status.message == (
             "preemption: not eligible due to a terminating pod on the nominated node."
         )
     else:  # node1 again, its victims already terminating: none is a new victim

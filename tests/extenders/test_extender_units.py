@@ -246,7 +246,7 @@ def test_a_preemption_error_is_an_error_status_unless_ignorable() -> None:
         NoNodes(),  # type: ignore[arg-type]
     )
     assert isinstance(kept, Status) and kept.code == Code.ERROR
-    assert kept.message() == "a is down"
+    assert kept.message == "a is down"
 
 
 def http(**fields: Any) -> HTTPExtender:

@@ -47,6 +47,6 @@ def test_binding_error_becomes_an_error_status() -> None:
     )
     assert status is not None
     assert status.code == Code.ERROR
-    assert status.message() == "binding error"
+    assert status.message == "binding error"
     assert status.err is error
     assert client.bindings == []

@@ -280,7 +280,7 @@ class FakeHandle:
             status = getattr(ext, hook)(state, pod, info, node)
             if not is_success(status):
                 return Status.error(
-                    f'running {title} on PreFilter plugin "{ext.name}": {status.message()}'
+                    f'running {title} on PreFilter plugin "{ext.name}": {status.message}'
                 )
         return None
 
@@ -367,7 +367,7 @@ def make_plugin(
 
 def make_pdb(
     name: str = "",
-    namespace: str = "",
+    namespace: str = "default",
     *,
     match_labels: Mapping[str, str] | None = None,
     disruptions_allowed: int = 0,

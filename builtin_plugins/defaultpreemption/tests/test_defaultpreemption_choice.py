@@ -29,7 +29,9 @@ from kubesched_defaultpreemption.pdb import split_by_pdb_violation
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
-def pod(name: str, priority: int = 0, start: int | None = None, ns: str = "", **labels: str) -> Pod:
+def pod(
+    name: str, priority: int = 0, start: int | None = None, ns: str = "default", **labels: str
+) -> Pod:
     builder = make_pod(name).namespace(ns).priority(priority).labels(labels)
     if start is not None:
         builder = builder.start_time(T0 + timedelta(seconds=start))

@@ -137,4 +137,4 @@ def test_a_node_info_without_a_node_is_an_error() -> None:
     assert isinstance(plugin, ImageLocality)
     status = plugin.score(CycleState(), pod("gcr.io/40"), NodeInfo())
     assert not isinstance(status, int)
-    assert status.message() == "invalid nodeInfo"
+    assert status.message == "invalid nodeInfo"

@@ -451,9 +451,7 @@ def test_filter_without_pre_filter_is_an_error() -> None:
     plugin = InterPodAffinity(None, None)  # type: ignore[arg-type]
     status = plugin.filter(CycleState(), NodeInfo(NODE1))
     assert status is not None and status.code == Code.ERROR
-    assert (
-        status.message() == 'error reading "PreFilterInterPodAffinity" from cycleState: not found'
-    )
+    assert status.message == 'error reading "PreFilterInterPodAffinity" from cycleState: not found'
 
 
 @pytest.mark.parametrize("anti", [False, True], ids=["affinity", "anti-affinity"])
@@ -465,7 +463,7 @@ def test_invalid_selector_fails_pre_filter(anti: bool) -> None:
     assert isinstance(status, Status)
     assert status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
     group = "requiredAntiAffinityTerms" if anti else "requiredAffinityTerms"
-    assert status.message().startswith(
+    assert status.message.startswith(
         f"parsing pod: {group}[0].labelSelector.matchExpressions[0].values[0]: "
         'Invalid value: "{{.bad-value.}}": a valid label must be an empty string or consist of'
     )

@@ -119,7 +119,7 @@ def test_filter_batch_matches_filter(
         None if e and o else (REASON_POD if e else REASON_ENFORCED)
         for e, o in zip(enforced.tolist(), own.tolist(), strict=True)
     ]
-    assert reasons == [None if s is None else s.message() for s in statuses]
+    assert reasons == [None if s is None else s.message for s in statuses]
     assert all(s is None or s.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE for s in statuses)
 
 
@@ -139,7 +139,7 @@ def test_score_batch_matches_score(
         assert probe.code == Code.ERROR
         with pytest.raises(PluginError) as raised:
             plugin.score_batch(state, pod, NodeTable(infos), rows)
-        assert str(raised.value) == probe.message()
+        assert str(raised.value) == probe.message
         return
     scores = [plugin.score(state, pod, infos[i]) for i in rows]
     assert plugin.score_batch(state, pod, NodeTable(infos), rows).tolist() == scores

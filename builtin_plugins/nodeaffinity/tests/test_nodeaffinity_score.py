@@ -156,13 +156,13 @@ def test_pre_score_reports_a_broken_affinity() -> None:
     status = NodeAffinity().pre_score(CycleState(), pod(BROKEN))
     assert status is not None
     assert status.code == Code.ERROR
-    assert status.message() == BROKEN_MESSAGE
+    assert status.message == BROKEN_MESSAGE
 
 
 def test_score_without_pre_score_reports_a_broken_affinity() -> None:
     node_info = NodeInfo(make_node("node1").labels(LABEL1).obj())
     status = NodeAffinity().score(CycleState(), pod(BROKEN), node_info)
     assert isinstance(status, Status)
-    assert (status.code, status.message()) == (Code.ERROR, BROKEN_MESSAGE)
+    assert (status.code, status.message) == (Code.ERROR, BROKEN_MESSAGE)
     with pytest.raises(PluginError, match="invalid key"):
         NodeAffinity().score_batch(CycleState(), pod(BROKEN), NodeTable([node_info]), np.arange(1))

@@ -261,7 +261,7 @@ def test_ephemeral_claim_not_owned_by_the_pod_is_an_error() -> None:
     got = run(EPHEMERAL, [], 2, extra_claims=[ephemeral_claim(None)])
     assert got is not None and got.code == Code.ERROR
     assert "PVC default/abc-xyz was not created for pod default/abc (pod is not owner)" in (
-        got.message()
+        got.message
     )
 
 

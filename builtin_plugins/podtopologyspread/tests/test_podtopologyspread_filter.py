@@ -20,7 +20,7 @@ def nodes(layout: list[tuple[str, str]] = FOUR) -> list[Node]:
     return [make_node(n).label("zone", z).label("node", n).obj() for n, z in layout]
 
 
-def foo_pods(spread: dict[str, int], namespace: str = "") -> list[Pod]:
+def foo_pods(spread: dict[str, int], namespace: str = "default") -> list[Pod]:
     """`spread[node]` pods labelled foo on each node, in the incoming pod's namespace
     unless another is named."""
     return [
@@ -39,7 +39,7 @@ def outcome(pod: Pod, cluster: list[Node], pods: list[Pod]) -> dict[str, str]:
     """Per node: "ok", or the code and reason of the rejection."""
     result = {}
     for name, status in run_filter(PodTopologySpread, pod, cluster, pods=pods).items():
-        result[name] = "ok" if status is None else f"{status.code.name}: {status.message()}"
+        result[name] = "ok" if status is None else f"{status.code.name}: {status.message}"
     return result
 
 
@@ -65,21 +65,21 @@ CASES = [
         "spread 3/3 across zones, every node fits",
         hard(1, "zone"),
         nodes(),
-        {"": {"node-a": 1, "node-b": 2, "node-x": 1, "node-y": 2}},
+        {"default": {"node-a": 1, "node-b": 2, "node-x": 1, "node-y": 2}},
         dict.fromkeys(["node-a", "node-b", "node-x", "node-y"], "ok"),
     ),
     (
         "spread 2/1/0/3 across nodes, only node-x fits",
         hard(1, "node"),
         nodes(),
-        {"": {"node-a": 2, "node-b": 1, "node-y": 3}},
+        {"default": {"node-a": 2, "node-b": 1, "node-y": 3}},
         {"node-a": U, "node-b": U, "node-x": "ok", "node-y": U},
     ),
     (
         "spread 2/1/0/3 across nodes, maxSkew 2: node-b and node-x fit",
         hard(2, "node"),
         nodes(),
-        {"": {"node-a": 2, "node-b": 1, "node-y": 3}},
+        {"default": {"node-a": 2, "node-b": 1, "node-y": 3}},
         {"node-a": U, "node-b": "ok", "node-x": "ok", "node-y": U},
     ),
     (
@@ -93,14 +93,14 @@ CASES = [
         "spread 3/1 across zones: only zone2 nodes fit",
         hard(1, "zone"),
         nodes(),
-        {"": {"node-a": 2, "node-b": 1, "node-x": 1}},
+        {"default": {"node-a": 2, "node-b": 1, "node-x": 1}},
         {"node-a": U, "node-b": U, "node-x": "ok", "node-y": "ok"},
     ),
     (
         "minDomains 3 with two zones: the global minimum is 0",
         hard(2, "zone", min_domains=3),
         nodes(),
-        {"": {"node-a": 1, "node-b": 1, "node-x": 1, "node-y": 1}},
+        {"default": {"node-a": 1, "node-b": 1, "node-x": 1, "node-y": 1}},
         dict.fromkeys(["node-a", "node-b", "node-x", "node-y"], U),
     ),
 ]
@@ -196,7 +196,7 @@ def test_malformed_selector_is_an_error() -> None:
     pod = make_pod("p").spread_constraint(1, "zone", "DoNotSchedule", bad).obj()
     status = PluginHarness(PodTopologySpread, nodes=nodes()).pre_filter(pod)
     assert status is not None and status.code == Code.ERROR
-    assert "get constraints from pod" in status.message()
+    assert "get constraints from pod" in status.message
 
 
 def test_add_and_remove_pod_move_the_minimum() -> None:

@@ -21,7 +21,7 @@ def test_replicas_alternate_between_zones() -> None:
     ]
     run = simulate(nodes, pods)
     zone = {"n0": "a", "n1": "a", "n2": "b", "n3": "b"}
-    order = [zone[run.placements[f"/web-{i}"] or ""] for i in range(6)]
+    order = [zone[run.placements[f"default/web-{i}"] or ""] for i in range(6)]
     for placed in range(1, 7):
         counts = [order[:placed].count(z) for z in "ab"]
         assert max(counts) - min(counts) <= 1
@@ -43,6 +43,6 @@ def test_preemption_evicts_matching_pods_to_restore_the_skew() -> None:
         .obj()
     )
     run = simulate(nodes, [*low, important])
-    outcome = run.outcome("/important")
+    outcome = run.outcome("default/important")
     assert outcome.node == "node-a"
-    assert sorted(outcome.victims) == ["/low-0", "/low-1"]
+    assert sorted(outcome.victims) == ["default/low-0", "default/low-1"]

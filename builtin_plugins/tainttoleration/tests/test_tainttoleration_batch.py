@@ -66,7 +66,7 @@ def test_filter_batch_equals_filter(pod: Pod, infos: list[NodeInfo]) -> None:
                 if ni.node is not None
                 else (Code.ERROR, "invalid nodeInfo")
             )
-            assert (status.code, status.message()) == want
+            assert (status.code, status.message) == want
 
 
 @given(pod=pods(), infos=clusters(), data=st.data())

@@ -122,4 +122,4 @@ def test_filter_without_a_node_is_an_error() -> None:
     )
     assert status is not None
     assert status.code == Code.ERROR
-    assert status.message() == "invalid nodeInfo"
+    assert status.message == "invalid nodeInfo"

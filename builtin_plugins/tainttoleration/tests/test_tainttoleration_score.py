@@ -120,7 +120,7 @@ def test_score_without_pre_score_is_an_error() -> None:
     )
     assert isinstance(status, Status)
     assert status.code == Code.ERROR
-    assert status.message() == 'failed to read "PreScoreTaintToleration" from cycleState: not found'
+    assert status.message == 'failed to read "PreScoreTaintToleration" from cycleState: not found'
 
 
 def test_pre_score_state_survives_a_cycle_state_clone() -> None:

@@ -229,7 +229,7 @@ def test_missing_class_to_provision_from_is_an_error() -> None:
     h.cluster._classes.pop("wait-sc")  # the class is deleted between PreFilter and Filter
     got = h.filter(pod)["node-a"]
     assert got is not None and got.code == Code.ERROR
-    assert 'failed to find storage class "wait-sc"' in got.message()
+    assert 'failed to find storage class "wait-sc"' in got.message
 
 
 @pytest.mark.parametrize(

@@ -123,7 +123,7 @@ def test_no_backoff_for_a_group_that_misses_pods() -> None:
         Coscheduling, {"podGroupBackoffSeconds": 100}, nodes=two_nodes(), pods=pods
     )
     harness.post_filter(pods[0])
-    assert harness.pre_filter(pods[1]).message().startswith("pre-filter pod pod2 cannot find")
+    assert harness.pre_filter(pods[1]).message.startswith("pre-filter pod pod2 cannot find")
 
 
 def test_a_rejected_group_waits_for_a_change_outside_it() -> None:

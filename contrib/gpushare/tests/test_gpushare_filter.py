@@ -70,7 +70,7 @@ def test_filter(pod: Pod, expected: dict[str, tuple[Code, str] | None]) -> None:
     harness = PluginHarness(GpuShare, nodes=NODES, pods=RUNNING)
     assert harness.pre_filter(pod) is None
     got = {
-        name: None if status is None else (status.code, status.message())
+        name: None if status is None else (status.code, status.message)
         for name, status in harness.filter(pod).items()
     }
     assert got == expected
@@ -82,7 +82,7 @@ def test_unreadable_annotations_make_the_pod_unschedulable_at_pre_filter() -> No
     status = PluginHarness(GpuShare, nodes=NODES).pre_filter(pod)
     assert status is not None and not isinstance(status, PreFilterResult)
     assert status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
-    assert "alibabacloud.com/gpu-milli: Invalid value: 500" in status.message()
+    assert "alibabacloud.com/gpu-milli: Invalid value: 500" in status.message
 
 
 def test_narrow_nodes_names_the_nodes_with_room() -> None:

@@ -56,8 +56,8 @@ def test_a_pod_without_room_is_unschedulable_with_gpushare_reasons() -> None:
     nodes = [gpu_node("n0", 1, "T4"), gpu_node("n1", 2, "G2")]
     pods = [gpu_pod("big", 2, 1000, models="T4")]
     run = simulate(nodes, pods, profile("BestFitScore"))
-    assert run.placements == {"/big": None}
-    assert run.outcome("/big").message == (
+    assert run.placements == {"default/big": None}
+    assert run.outcome("default/big").message == (
         "0/2 nodes are available: 1 node(s) had fewer GPUs than requested, "
         "1 node(s) had no GPU of the requested card model."
     )

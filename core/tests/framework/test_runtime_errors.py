@@ -106,7 +106,7 @@ def test_a_raising_plugin_fails_the_call_with_an_error_naming_it(
     fw = make_framework({"Boom": raising(exc)}, {point: ["Boom"]})
     status = status_of(run(fw))
     assert status is not None and status.code == Code.ERROR and status.plugin == "Boom"
-    assert f"raised {type(exc).__name__}" in status.message()
+    assert f"raised {type(exc).__name__}" in status.message
 
 
 @pytest.mark.parametrize("hook", ["score_batch", "normalize_score"])
@@ -118,7 +118,7 @@ def test_score_helpers_that_raise_fail_the_score_phase(make_framework: Any, hook
     fw = make_framework({"Half": cls}, {"score": ["Half"]})
     status = status_of(fw.run_score_plugins(CycleState(), POD, TABLE, ROWS))
     assert status is not None and status.code == Code.ERROR and status.plugin == "Half"
-    assert f"raised ValueError in {hook}" in status.message()
+    assert f"raised ValueError in {hook}" in status.message
 
 
 def test_informational_points_ignore_a_raising_plugin(make_framework: Any) -> None:
@@ -163,3 +163,9 @@ def test_events_to_register_of_a_good_plugin(make_framework: Any) -> None:
     fw = make_framework({"Good": cls}, {"filter": ["Good"]})
     assert fw.events_to_register()["Good"] == []
     assert all(isinstance(e, ClusterEventWithHint) for e in fw.events_to_register()["Good"])
+
+
+def test_status_message_is_an_attribute_like_pod_outcome_message() -> None:
+    status = Status(Code.UNSCHEDULABLE, "a", "b")
+    assert status.message == "a, b"
+    assert Status().message == ""

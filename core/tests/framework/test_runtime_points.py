@@ -70,7 +70,7 @@ def test_score_out_of_range_is_an_error(make_framework: Any, bad: int) -> None:
     fw = make_framework({"A": plugin(score=bad)}, {"score": ["A"]})
     out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
     assert isinstance(out, Status) and out.code == Code.ERROR
-    assert out.message() == (
+    assert out.message == (
         'applying score defaultWeights on Score plugins: plugin "A" returns an invalid '
         f"score {bad}, it should in the range of [0, 100] after normalizing"
     )
@@ -89,7 +89,7 @@ def test_score_error_status(make_framework: Any) -> None:
     fw = make_framework({"A": plugin(score=Status(Code.ERROR, "boom"))}, {"score": ["A"]})
     out = fw.run_score_plugins(CycleState(), POD, table(1), np.arange(1))
     assert isinstance(out, Status)
-    assert out.message() == 'running Score plugins: plugin "A" failed with: boom'
+    assert out.message == 'running Score plugins: plugin "A" failed with: boom'
     assert out.plugin == "A"
 
 
@@ -99,7 +99,7 @@ def test_normalize_error_status(make_framework: Any) -> None:
     )
     out = fw.run_score_plugins(CycleState(), POD, table(1), np.arange(1))
     assert isinstance(out, Status)
-    assert out.message() == 'running Normalize on Score plugins: plugin "A" failed with: nope'
+    assert out.message == 'running Normalize on Score plugins: plugin "A" failed with: nope'
 
 
 def test_score_batch_is_preferred_and_checked(make_framework: Any) -> None:
@@ -142,7 +142,7 @@ def test_pre_score_error(make_framework: Any) -> None:
     )
     status = fw.run_pre_score_plugins(CycleState(), POD, [])
     assert status is not None and status.code == Code.ERROR
-    assert status.message() == 'running PreScore plugin "A": x'
+    assert status.message == 'running PreScore plugin "A": x'
 
 
 def test_pre_filter_skip_skips_filter(make_framework: Any) -> None:
@@ -247,7 +247,7 @@ def test_filter_non_rejection_becomes_error(make_framework: Any) -> None:
     fw = make_framework({"A": plugin(filter=Status(Code.WAIT, "w"))}, {"filter": ["A"]})
     status = fw.run_filter_plugins(CycleState(), POD, NodeInfo(make_node("n").obj()))
     assert status is not None and status.code == Code.ERROR
-    assert status.message() == 'running "A" filter plugin: w'
+    assert status.message == 'running "A" filter plugin: w'
 
 
 def test_find_feasible_stops_after_num_to_find_round_robin(make_framework: Any) -> None:
@@ -287,7 +287,7 @@ def test_batch_that_disagrees_with_per_node_is_an_error(make_framework: Any) -> 
     )
     out = fw.find_feasible_nodes(CycleState(), POD, table(2))
     assert out.error is not None and out.error.plugin == "A"
-    assert "filter_batch rejected node" in out.error.message()
+    assert "filter_batch rejected node" in out.error.message
 
 
 def test_no_filter_plugins_takes_first_k_from_start(make_framework: Any) -> None:
@@ -352,7 +352,7 @@ def test_reserve_stops_at_failure_and_unreserve_runs_in_reverse(make_framework: 
         {"reserve": ["A", "B", "C"]},
     )
     status = fw.run_reserve_plugins_reserve(CycleState(), POD, "n1")
-    assert status is not None and status.message() == 'running Reserve plugin "B": full'
+    assert status is not None and status.message == 'running Reserve plugin "B": full'
     fw.run_reserve_plugins_unreserve(CycleState(), POD, "n1")
     assert order == ["reserve A", "reserve B", "unreserve C", "unreserve B", "unreserve A"]
 
@@ -371,7 +371,7 @@ def test_permit_wait_then_allow(make_framework: Any, clock: Any) -> None:
     )
     status = fw.run_permit_plugins(CycleState(), POD, "n1")
     assert status is not None and status.code == Code.WAIT
-    assert status.message() == 'one or more plugins asked to wait and no plugin rejected pod "p"'
+    assert status.message == 'one or more plugins asked to wait and no plugin rejected pod "p"'
     wp = fw.get_waiting_pod("p-uid")
     assert wp is not None and sorted(wp.pending_plugins()) == ["A", "B"]
     wp.allow("A")
@@ -457,7 +457,7 @@ def test_all_bind_plugins_skip_is_skip(make_framework: Any) -> None:
 def test_bind_error_is_wrapped(make_framework: Any) -> None:
     fw = make_framework({"A": plugin(bind=Status(Code.ERROR, "conflict"))}, {"bind": ["A"]})
     status = fw.run_bind_plugins(CycleState(), POD, "n1")
-    assert status is not None and status.message() == 'running Bind plugin "A": conflict'
+    assert status is not None and status.message == 'running Bind plugin "A": conflict'
 
 
 # -- misbehaving plugins --------------------------------------------------------------
@@ -475,11 +475,11 @@ def test_plugin_that_raises_becomes_error_naming_it(make_framework: Any) -> None
     )
     status = fw.run_filter_plugins(CycleState(), POD, NodeInfo(make_node("n").obj()))
     assert status is not None and status.code == Code.ERROR and status.plugin == "Boom"
-    assert "ZeroDivisionError" in status.message()
+    assert "ZeroDivisionError" in status.message
     out = fw.find_feasible_nodes(CycleState(), POD, table(3))
     assert out.error is not None and out.error.plugin == "Boom"
     reserved = fw.run_reserve_plugins_reserve(CycleState(), POD, "n")
-    assert reserved is not None and reserved.code == Code.ERROR and '"Boom"' in reserved.message()
+    assert reserved is not None and reserved.code == Code.ERROR and '"Boom"' in reserved.message
 
 
 def test_plugin_returning_garbage_becomes_error(make_framework: Any) -> None:
@@ -488,11 +488,11 @@ def test_plugin_returning_garbage_becomes_error(make_framework: Any) -> None:
     )
     status = fw.run_filter_plugins(CycleState(), POD, NodeInfo(make_node("n").obj()))
     assert status is not None and status.code == Code.ERROR
-    assert status.message() == (
+    assert status.message == (
         'running "G" filter plugin: plugin "G" returned str from filter, expected a Status or None'
     )
     out = fw.run_score_plugins(CycleState(), POD, table(1), np.arange(1))
-    assert isinstance(out, Status) and "returned str 'high' from score" in out.message()
+    assert isinstance(out, Status) and "returned str 'high' from score" in out.message
 
 
 # -- construction ---------------------------------------------------------------------
@@ -554,7 +554,7 @@ def test_score_outside_int64_is_an_error(make_framework: Any) -> None:
     fw = make_framework({"Huge": plugin(score=2**70)}, {"score": ["Huge"]})
     out = fw.run_score_plugins(CycleState(), POD, table(1), np.arange(1))
     assert isinstance(out, Status) and out.plugin == "Huge"
-    assert "outside the int64 range" in out.message()
+    assert "outside the int64 range" in out.message
 
 
 @pytest.mark.parametrize(
@@ -573,7 +573,7 @@ def test_only_int_scores_count_and_the_message_says_what_came_back(
     fw = make_framework({"F": plugin(score=score)}, {"score": ["F"]})
     out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
     assert isinstance(out, Status) and out.code == Code.ERROR and out.plugin == "F"
-    assert out.message() == (
+    assert out.message == (
         f'running Score plugins: plugin "F" failed with: plugin "F" returned {shown} '
         "from score, expected an int or a Status"
     )
@@ -599,7 +599,7 @@ def test_score_batch_must_return_one_integer_per_row(
     fw = make_framework({"B": plugin(score=1, score_batch=returned)}, {"score": ["B"]})
     out = fw.run_score_plugins(CycleState(), POD, table(2), np.arange(2))
     assert isinstance(out, Status) and out.plugin == "B"
-    assert f"returned {shown} from score_batch, expected 2 integer scores" in out.message()
+    assert f"returned {shown} from score_batch, expected 2 integer scores" in out.message
 
 
 def test_handle_rng_is_the_one_the_scheduler_seeds(make_framework: Any) -> None:

@@ -214,7 +214,7 @@ def test_gated_pods_wait_until_their_gating_plugin_event() -> None:
     queue.add(gated)
     assert queue.pending_counts()["gated"] == 1 and queue.pop() is None
     status = queue.gating_status(gated)
-    assert status is not None and status.message() == "gated"
+    assert status is not None and status.message == "gated"
     queue.move_all_to_active_or_backoff(NODE_ADD, None, object())
     queue.flush_unschedulable_leftover()
     assert queue.pending_counts()["gated"] == 1

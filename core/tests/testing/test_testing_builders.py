@@ -188,3 +188,9 @@ def test_node_capacity_defaults_pods_and_sets_allocatable() -> None:
     node = make_node("n").capacity({"example.com/gpu": 2}, cpu=2).obj()
     expected = {"pods": DEFAULT_NODE_PODS, "example.com/gpu": 2, "cpu": 2000}
     assert node.status.capacity == expected == node.status.allocatable
+
+
+def test_a_pod_is_in_the_default_namespace_unless_one_is_set() -> None:
+    """A pod built without `.namespace()` is `default/<name>`, as `kubectl apply` makes it."""
+    assert make_pod("web").obj().key == "default/web"
+    assert make_pod("web").namespace("shop").obj().key == "shop/web"

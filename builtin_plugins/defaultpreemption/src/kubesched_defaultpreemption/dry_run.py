@@ -58,6 +58,6 @@ def dry_run_preemption(
         if isinstance(outcome, Candidate):
             outcome = Status.error(f'expected at least one victim pod on node "{node_info.name}"')
         if outcome.code == Code.ERROR:
-            errors.append(outcome.message())
+            errors.append(outcome.message)
         statuses[node_info.name] = outcome
     return DryRunResult(non_violating + violating, statuses, errors)

@@ -121,8 +121,8 @@ class DefaultPreemption:
         self, state: CycleState, pod: Pod, filtered_node_status_map: Mapping[str, Status]
     ) -> PostFilterResult | Status:
         outcome = self.preempt(state, pod, filtered_node_status_map)
-        if isinstance(outcome, Status) and outcome.message():
-            return Status(outcome.code, MESSAGE_PREFIX + outcome.message())
+        if isinstance(outcome, Status) and outcome.message:
+            return Status(outcome.code, MESSAGE_PREFIX + outcome.message)
         return outcome
 
     def preempt(
@@ -148,7 +148,7 @@ class DefaultPreemption:
                 node_to_status=result.node_statuses,
                 absent_nodes_status=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NOT_HELPFUL_REASON),
             )
-            return Status(Code.UNSCHEDULABLE, FitError(pod, len(all_nodes), diagnosis).message())
+            return Status(Code.UNSCHEDULABLE, FitError(pod, len(all_nodes), diagnosis).message)
         candidates = self.call_extenders(pod, result.candidates)
         if isinstance(candidates, Status):
             return candidates

@@ -21,14 +21,14 @@ class _ExtensionError(Exception):
     """A PreFilter AddPod/RemovePod extension failed; carries its Error status."""
 
     def __init__(self, status: Status) -> None:
-        super().__init__(status.message())
+        super().__init__(status.message)
         self.status = status
 
 
 def _as_error(status: Status) -> Status:
     """A failed extension's status as an Error (upstream's AsStatus(status.AsError())):
     its message, and the exception behind it if there is one."""
-    return Status(Code.ERROR, status.message(), err=status.err)
+    return Status(Code.ERROR, status.message, err=status.err)
 
 
 def select_victims_on_node(

@@ -101,7 +101,7 @@ class NodePorts:
         """Filter over every row: only rows that use some host port need a look."""
         pre = _read_state(state)
         if isinstance(pre, Status):
-            raise PluginError(pre.message())
+            raise PluginError(pre.message)
         used = table.column(USED_COLUMN, _used_ports)
         busy = np.flatnonzero(table.column(BUSY_COLUMN, _uses_ports, np.bool_))
         mask = np.ones(len(table), dtype=np.bool_)

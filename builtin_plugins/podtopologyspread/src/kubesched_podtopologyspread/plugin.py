@@ -233,7 +233,7 @@ class PodTopologySpread:
         """Filter over every row: the same kernel on the rows' value codes."""
         found = _pre_filter_state(state)
         if isinstance(found, Status):
-            raise PluginError(found.message())
+            raise PluginError(found.message)
         keys = [c.topology_key for c in found.constraints]
         columns = [code_column(table, key) for key in keys]
         dense = [
@@ -288,7 +288,7 @@ class PodTopologySpread:
     ) -> NDArray[np.int64]:
         found = _pre_score_state(state)
         if isinstance(found, Status):
-            raise PluginError(found.message())
+            raise PluginError(found.message)
         return score_rows(found, pod, table, rows)
 
     @hookimpl

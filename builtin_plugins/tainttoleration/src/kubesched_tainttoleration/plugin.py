@@ -134,7 +134,7 @@ class TaintToleration:
         """Score for `rows`: one count per distinct PreferNoSchedule set, spread by id."""
         pre_score = _read_pre_score_state(state)
         if isinstance(pre_score, Status):
-            raise PluginError(pre_score.message())
+            raise PluginError(pre_score.message)
         ids = table.column(PREFER_COLUMN, _PREFER_SETS.id_of, np.int64)[rows]
         counts: NDArray[np.int64] = _PREFER_SETS.values_for(pre_score.tolerations)[ids]
         return counts

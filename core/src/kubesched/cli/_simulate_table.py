@@ -131,7 +131,7 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
             rejector = node.filter.plugin or next(
                 (e for e, v in node.extenders.items() if v.code is not None and v.reasons), ""
             )
-            verdict = f"{rejector}: {node.filter.message()}"
+            verdict = f"{rejector}: {node.filter.message}"
         scores = [
             f"{node.scores[p][0]} → {node.scores[p][1]}" if p in node.scores else ""
             for p in plugins

@@ -99,7 +99,7 @@ class BindingPhase(Instrumented):
         if status.is_rejected():
             return status
         return Status(
-            Code.ERROR, f"waiting on permit for pod: {status.message()}", plugin=status.plugin
+            Code.ERROR, f"waiting on permit for pod: {status.message}", plugin=status.plugin
         )
 
     def run_pre_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:

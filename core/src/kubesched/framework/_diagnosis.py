@@ -46,8 +46,9 @@ class FitError(Exception):
         self.pod = pod
         self.num_all_nodes = num_all_nodes
         self.diagnosis = diagnosis
-        super().__init__(self.message())
+        super().__init__(self.message)
 
+    @property
     def message(self) -> str:
         d = self.diagnosis
         msg = NO_NODE_AVAILABLE_MSG.format(self.num_all_nodes) + ":"
@@ -69,4 +70,4 @@ class FitError(Exception):
         return msg
 
     def __str__(self) -> str:
-        return self.message()
+        return self.message

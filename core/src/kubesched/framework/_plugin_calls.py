@@ -47,7 +47,7 @@ def as_status(value: object, plugin: str, hook: str) -> Status | None:
 
 def wrap_error(message: str, status: Status, plugin: str) -> Status:
     """Upstream's AsStatus(fmt.Errorf(message + ": %w", status.AsError())).WithPlugin(plugin)."""
-    return Status(Code.ERROR, f"{message}: {status.message()}", plugin=plugin, err=status.err)
+    return Status(Code.ERROR, f"{message}: {status.message}", plugin=plugin, err=status.err)
 
 
 @frozen

@@ -149,7 +149,7 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
                 events = PluginCall(name, ENQUEUE_EXTENSIONS_HOOK, register)()
                 if isinstance(events, Status):
                     raise PluginError(
-                        f'plugin "{name}" in profile "{self.profile_name}": {events.message()}'
+                        f'plugin "{name}" in profile "{self.profile_name}": {events.message}'
                     )
                 try:
                     out[name] = [_event_with_hint(e) for e in events]

@@ -144,7 +144,7 @@ class ScorePhase(Instrumented):
                 error = Status(
                     Code.ERROR,
                     f"running Score plugins: plugin {quote(call.plugin)} "
-                    f"failed with: {scores.message()}",
+                    f"failed with: {scores.message}",
                     plugin=call.plugin,
                     err=scores.err,
                 )
@@ -165,7 +165,7 @@ class ScorePhase(Instrumented):
                 error = Status(
                     Code.ERROR,
                     "running Normalize on Score plugins: "
-                    f"plugin {quote(call.plugin)} failed with: {status.message()}",
+                    f"plugin {quote(call.plugin)} failed with: {status.message}",
                     plugin=call.plugin,
                     err=status.err,
                 )

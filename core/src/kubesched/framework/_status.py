@@ -73,6 +73,7 @@ class Status:
         """Unschedulable, UnschedulableAndUnresolvable or Pending."""
         return self.code in _REJECTED
 
+    @property
     def message(self) -> str:
         """The reasons joined with ", " (upstream's Status.Message)."""
         return ", ".join(self.reasons)

@@ -95,7 +95,7 @@ class ScheduleError(Exception):
 
     def __init__(self, status: Status) -> None:
         self.status = status
-        super().__init__(status.message())
+        super().__init__(status.message)
 
 
 @define
@@ -147,7 +147,7 @@ class Algorithm:
             if not status.is_rejected():
                 raise ScheduleError(status)
             diagnosis.absent_nodes_status = status
-            diagnosis.pre_filter_msg = status.message()
+            diagnosis.pre_filter_msg = status.message
             diagnosis.add_plugin_status(status)
             return np.empty(0, dtype=np.intp)
         nominated = pod.status.nominated_node_name

@@ -63,7 +63,7 @@ def truncate_message(message: str) -> str:
 
 
 def _fit_status(code: Code, error: FitError) -> Status:
-    return Status(code, error.message(), err=error)
+    return Status(code, error.message, err=error)
 
 
 def _one_node_fit_error(
@@ -169,7 +169,7 @@ class ScheduleOne:
             self.metrics.preemption_attempts.inc()
             view = NodeStatusView(self.snapshot, err.diagnosis)
             result, status = fw.run_post_filter_plugins(state, entry.pod, view)
-            err.diagnosis.post_filter_msg = status.message()
+            err.diagnosis.post_filter_msg = status.message
             if isinstance(status.err, CycleTimeout):
                 self.timed_out.add(entry.pod.uid)
             nominating = None
@@ -359,7 +359,7 @@ class ScheduleOne:
             entry.pod_info = PodInfo(live)
             self.queue.add_unschedulable_if_not_present(entry)
         self.nominator.add_nominated_pod(entry.pod_info, nominating)
-        message = status.message()
+        message = status.message
         outcome = self.outcomes[pod.uid]
         outcome.status = UNSCHEDULABLE if rejected else ERROR
         outcome.node, outcome.message = None, message

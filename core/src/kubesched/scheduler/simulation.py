@@ -188,7 +188,7 @@ class Simulation:
                 PodOutcome(
                     pod.key,
                     fw.profile_name,
-                    message="" if status is None else status.message(),
+                    message="" if status is None else status.message,
                 )
             )
         others = sum(

@@ -45,7 +45,7 @@ class PodBuilder(_ObjectBuilder[Pod]):
     """Builds a `Pod` step by step; start one with `make_pod(name)`."""
 
     def __init__(self, name: str) -> None:
-        super().__init__("Pod", Pod(metadata=ObjectMeta(name=name)))
+        super().__init__("Pod", Pod(metadata=ObjectMeta(name=name, namespace="default")))
 
     @property
     def _affinity(self) -> Affinity:

@@ -23,7 +23,7 @@ from kubesched.testing._pod_builder import PodBuilder
 
 
 def make_pod(name: str = "") -> PodBuilder:
-    """Start building a pod (namespace "" unless set, as upstream's MakePod)."""
+    """Start building a pod in namespace "default" unless `.namespace()` sets another."""
     return PodBuilder(name)
 
 

@@ -313,7 +313,7 @@ def _on_node(pod: Pod, node_name: str) -> Pod:
 def _raise_on_error(value: Any) -> Any:
     """`value`, unless it is an Error status: then a PluginError with its message."""
     if isinstance(value, Status) and value.code == Code.ERROR:
-        raise PluginError(value.message())
+        raise PluginError(value.message)
     return value
 
 

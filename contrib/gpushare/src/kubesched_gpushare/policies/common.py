@@ -59,5 +59,5 @@ def request_or_raise(state: CycleState, pod: Pod) -> GpuRequest:
     """The pod's request in a batch hook, where a failure is raised."""
     request = read_request(state, pod)
     if isinstance(request, Status):
-        raise PluginError(request.message())
+        raise PluginError(request.message)
     return request

@@ -78,7 +78,7 @@ class FGDScore:
     ) -> NDArray[np.int64]:
         request = read_request(state, pod)
         if isinstance(request, Status):
-            raise PluginError(request.message())
+            raise PluginError(request.message)
         scores, devices = batch_scores(
             table, rows, pod_cpu(pod), request, self.workload, f"FGDScore/frag{id(self)}"
         )
