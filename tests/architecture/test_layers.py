@@ -20,14 +20,34 @@ IMPORT = re.compile(r"^\s*(?:from|import)\s+kubesched\.(\w+)", re.MULTILINE)
 
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
-    "api": {"errors"},
-    "framework": {"api", "errors"},
-    "config": {"api", "errors"},
-    "cluster": {"api", "errors"},
-    "scheduler": {"framework", "api", "errors"},
-    "profile": {"config", "scheduler", "cluster", "framework", "api", "errors"},
-    "testing": {"profile", "config", "scheduler", "cluster", "framework", "api", "errors"},
-    "cli": {"testing", "profile", "config", "scheduler", "cluster", "framework", "api", "errors"},
+    "features": {"errors"},
+    "api": {"features", "errors"},
+    "framework": {"api", "features", "errors"},
+    "config": {"api", "features", "errors"},
+    "cluster": {"api", "features", "errors"},
+    "scheduler": {"framework", "api", "features", "errors"},
+    "profile": {"config", "scheduler", "cluster", "framework", "api", "features", "errors"},
+    "testing": {
+        "profile",
+        "config",
+        "scheduler",
+        "cluster",
+        "framework",
+        "api",
+        "features",
+        "errors",
+    },
+    "cli": {
+        "testing",
+        "profile",
+        "config",
+        "scheduler",
+        "cluster",
+        "framework",
+        "api",
+        "features",
+        "errors",
+    },
 }
 MAX_LINES = 420
 

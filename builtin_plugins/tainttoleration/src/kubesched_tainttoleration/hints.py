@@ -9,14 +9,17 @@ from kubesched.framework import QueueingHint
 from kubesched_tainttoleration.tolerations import tolerates_hard_taints
 
 
-def schedulable_after_node_change(pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+def schedulable_after_node_change(
+    pod: Pod, old_obj: Any, new_obj: Any, comparison: bool = False
+) -> QueueingHint:
     """Queue when a node added or re-tainted now has only hard taints the pod tolerates,
-    and did not before. Objects that are not nodes queue the pod (as an error would)."""
+    and did not before. Objects that are not nodes queue the pod (as an error would).
+    `comparison`: the TaintTolerationComparisonOperators gate."""
     if not isinstance(new_obj, Node) or not isinstance(old_obj, (Node, type(None))):
         return QueueingHint.QUEUE
     tolerations = pod.spec.tolerations
-    was_rejected = old_obj is None or not tolerates_hard_taints(old_obj, tolerations)
-    if was_rejected and tolerates_hard_taints(new_obj, tolerations):
+    was_rejected = old_obj is None or not tolerates_hard_taints(old_obj, tolerations, comparison)
+    if was_rejected and tolerates_hard_taints(new_obj, tolerations, comparison):
         return QueueingHint.QUEUE
     return QueueingHint.QUEUE_SKIP
 

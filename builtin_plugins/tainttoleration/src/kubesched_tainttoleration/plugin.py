@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from attrs import frozen
@@ -12,16 +13,20 @@ from kubesched import hookimpl
 from kubesched.api import Pod, Toleration
 from kubesched.errors import PluginError
 from kubesched.framework import (
+    DEFAULT_FEATURE_GATES,
     MAX_NODE_SCORE,
+    TAINT_TOLERATION_COMPARISON_OPERATORS,
     ActionType,
     ClusterEvent,
     ClusterEventWithHint,
     Code,
     CycleState,
     EventResource,
+    Handle,
     NodeInfo,
     NodeScoreList,
     NodeTable,
+    QueueingHint,
     Status,
     default_normalize_score,
 )
@@ -76,15 +81,21 @@ class TaintToleration:
 
     name = "TaintToleration"
 
-    def __init__(self, args: object = None, handle: object = None) -> None:
-        """No args; the handle is not needed."""
+    def __init__(self, args: object = None, handle: Handle | None = None) -> None:
+        """No args; the handle's TaintTolerationComparisonOperators gate enables the Gt and
+        Lt toleration operators (upstream's fts.EnableTaintTolerationComparisonOperators)."""
+        gates = handle.feature_gates if handle is not None else DEFAULT_FEATURE_GATES
+        self.comparison = gates.enabled(TAINT_TOLERATION_COMPARISON_OPERATORS)
+
+    def _node_hint(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        return schedulable_after_node_change(pod, old_obj, new_obj, self.comparison)
 
     @hookimpl
     def events_to_register(self) -> Sequence[ClusterEventWithHint]:
         return (
             ClusterEventWithHint(
                 ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT),
-                schedulable_after_node_change,
+                self._node_hint,
             ),
             ClusterEventWithHint(
                 ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION),
@@ -98,7 +109,7 @@ class TaintToleration:
         node = node_info.node
         if node is None:
             return _invalid_node_info()
-        if _HARD_SETS.outcome(node.spec.taints, pod.spec.tolerations):
+        if _HARD_SETS.outcome(node.spec.taints, pod.spec.tolerations, self.comparison):
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, REASON_UNTOLERATED)
 
@@ -106,7 +117,9 @@ class TaintToleration:
     def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
         """Filter over every row: one verdict per distinct hard-taint set, spread by id."""
         ids = table.column(HARD_COLUMN, _HARD_SETS.id_of, np.int64)
-        verdicts: NDArray[np.bool_] = _HARD_SETS.values_for(tuple(pod.spec.tolerations))[ids]
+        verdicts: NDArray[np.bool_] = _HARD_SETS.values_for(
+            tuple(pod.spec.tolerations), self.comparison
+        )[ids]
         return verdicts
 
     @hookimpl
@@ -125,7 +138,7 @@ class TaintToleration:
         node = node_info.node
         if node is None:
             return _invalid_node_info()
-        return int(_PREFER_SETS.outcome(node.spec.taints, pre_score.tolerations))
+        return int(_PREFER_SETS.outcome(node.spec.taints, pre_score.tolerations, self.comparison))
 
     @hookimpl
     def score_batch(
@@ -136,7 +149,8 @@ class TaintToleration:
         if isinstance(pre_score, Status):
             raise PluginError(pre_score.message)
         ids = table.column(PREFER_COLUMN, _PREFER_SETS.id_of, np.int64)[rows]
-        counts: NDArray[np.int64] = _PREFER_SETS.values_for(pre_score.tolerations)[ids]
+        values = _PREFER_SETS.values_for(pre_score.tolerations, self.comparison)
+        counts: NDArray[np.int64] = values[ids]
         return counts
 
     @hookimpl

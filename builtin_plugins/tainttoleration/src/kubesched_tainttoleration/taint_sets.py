@@ -42,7 +42,7 @@ class TaintSetIndex:
     def __init__(
         self,
         select: Callable[[Sequence[Taint]], tuple[Taint, ...]],
-        evaluate: Callable[[tuple[Taint, ...], Sequence[Toleration]], Any],
+        evaluate: Callable[[tuple[Taint, ...], Sequence[Toleration], bool], Any],
         dtype: DTypeLike,
         missing: Any,
     ) -> None:
@@ -53,7 +53,7 @@ class TaintSetIndex:
         self._ids: dict[TaintKey, int] = {(): 0}
         self._sets: list[tuple[Taint, ...]] = [()]
         self._lock = threading.Lock()
-        self._values: dict[tuple[Toleration, ...], NDArray[Any]] = {}
+        self._values: dict[tuple[bool, tuple[Toleration, ...]], NDArray[Any]] = {}
 
     def id_of(self, node_info: NodeInfo) -> int:
         """The id of the node's selected taints (a `NodeTable` column extractor)."""
@@ -74,25 +74,30 @@ class TaintSetIndex:
                 found = self._ids[key] = len(self._sets) - 1
             return found
 
-    def outcome(self, taints: Sequence[Taint], tolerations: Sequence[Toleration]) -> Any:
+    def outcome(
+        self, taints: Sequence[Taint], tolerations: Sequence[Toleration], comparison: bool = False
+    ) -> Any:
         """The outcome for one node's taints: what `values_for` holds at that node's id
-        (the per-node hooks' answer)."""
-        return self._evaluate(self._select(taints), tolerations)
+        (the per-node hooks' answer). `comparison` is passed on to `evaluate` (the
+        TaintTolerationComparisonOperators gate)."""
+        return self._evaluate(self._select(taints), tolerations, comparison)
 
-    def values_for(self, tolerations: tuple[Toleration, ...]) -> NDArray[Any]:
-        """The outcome for every known set, by id, then `missing`; cached per tolerations.
-
-        Read the table column first, so every id in it is known here.
+    def values_for(
+        self, tolerations: tuple[Toleration, ...], comparison: bool = False
+    ) -> NDArray[Any]:
+        """The outcome for every known set, by id, then `missing`; cached per tolerations
+        (and gate). Read the table column first, so every id in it is known here.
         """
         known = len(self._sets)
-        values = self._values.get(tolerations)
+        key = (comparison, tolerations)
+        values = self._values.get(key)
         if values is not None and len(values) == known + 1:
             return values
         values = np.empty(known + 1, dtype=self._dtype)
-        values[:known] = [self._evaluate(s, tolerations) for s in self._sets[:known]]
+        values[:known] = [self._evaluate(s, tolerations, comparison) for s in self._sets[:known]]
         values[known] = self._missing
         values.flags.writeable = False
         if len(self._values) >= _CACHE_LIMIT:
             self._values.clear()
-        self._values[tolerations] = values
+        self._values[key] = values
         return values

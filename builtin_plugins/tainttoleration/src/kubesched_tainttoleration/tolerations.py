@@ -34,16 +34,23 @@ def prefer_no_schedule_tolerations(tolerations: Iterable[Toleration]) -> tuple[T
     return tuple(t for t in tolerations if t.effect in ("", TAINT_PREFER_NO_SCHEDULE))
 
 
-def all_tolerated(taints: Iterable[Taint], tolerations: Sequence[Toleration]) -> bool:
-    """True when every taint is covered by some toleration."""
-    return all(is_tolerated(taint, tolerations) for taint in taints)
+def all_tolerated(
+    taints: Iterable[Taint], tolerations: Sequence[Toleration], comparison: bool = False
+) -> bool:
+    """True when every taint is covered by some toleration; `comparison`: the
+    TaintTolerationComparisonOperators gate (Gt and Lt tolerations)."""
+    return all(is_tolerated(taint, tolerations, comparison) for taint in taints)
 
 
-def count_untolerated(taints: Iterable[Taint], tolerations: Sequence[Toleration]) -> int:
+def count_untolerated(
+    taints: Iterable[Taint], tolerations: Sequence[Toleration], comparison: bool = False
+) -> int:
     """How many of the taints no toleration covers."""
-    return sum(not is_tolerated(taint, tolerations) for taint in taints)
+    return sum(not is_tolerated(taint, tolerations, comparison) for taint in taints)
 
 
-def tolerates_hard_taints(node: Node, tolerations: Sequence[Toleration]) -> bool:
+def tolerates_hard_taints(
+    node: Node, tolerations: Sequence[Toleration], comparison: bool = False
+) -> bool:
     """True when the tolerations cover every NoSchedule and NoExecute taint of the node."""
-    return all_tolerated(hard_taints(node.spec.taints), tolerations)
+    return all_tolerated(hard_taints(node.spec.taints), tolerations, comparison)

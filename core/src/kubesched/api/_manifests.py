@@ -40,6 +40,7 @@ from kubesched.api._workloads import (
     Workload,
 )
 from kubesched.errors import InputError
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 
 STDIN = "-"
 """The source name that reads manifests from standard input."""
@@ -245,7 +246,9 @@ def _label(kind: str, namespace: str, name: str, where: str) -> str:
     return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
 
 
-def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> ManifestObject:
+def _structure(
+    raw: Mapping[str, Any], kind: str, label: str, place: _Place, gates: FeatureGates
+) -> ManifestObject:
     """The object, checked as an API server would check it before storing it."""
     try:
         obj = structure(raw, _KINDS[kind])
@@ -257,15 +260,18 @@ def _structure(raw: Mapping[str, Any], kind: str, label: str, place: _Place) -> 
         obj = default_pod(obj)
     elif isinstance(obj, Node):
         obj = default_node(obj)
-    problem = next(object_errors(obj), None)
+    problem = next(object_errors(obj, gates), None)
     if problem is not None:
         raise place.error(problem.body, obj=label, field=problem.path)
     return obj
 
 
-def load_manifests(source: str | Path) -> ClusterObjects:
+def load_manifests(
+    source: str | Path, *, feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
+) -> ClusterObjects:
     """Read the objects of every kind kubesched reads (see the module) in a file, a directory
-    (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input)."""
+    (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input); they
+    are validated as an API server with these feature gates would."""
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
     first_seen: dict[tuple[str, str, str], _Place] = {}
@@ -303,7 +309,7 @@ def load_manifests(source: str | Path) -> ClusterObjects:
                 if first is not place:
                     where_first = f"{first.file} document {first.document}"
                     raise place.error(f"duplicate of the object in {where_first}", obj=label)
-                obj = _structure(raw, kind, label, place)
+                obj = _structure(raw, kind, label, place, feature_gates)
                 if isinstance(obj, Pod) and obj.status.phase in FINISHED_PHASES:
                     finished += 1
                     continue

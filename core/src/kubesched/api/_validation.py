@@ -29,7 +29,13 @@ from kubesched.api._storage_validation import (
     storage_class_errors,
     volume_errors,
 )
+from kubesched.api._tolerations import toleration_errors
 from kubesched.api._workloads import ReplicaSet, StatefulSet
+from kubesched.features import (
+    DEFAULT_FEATURE_GATES,
+    TAINT_TOLERATION_COMPARISON_OPERATORS,
+    FeatureGates,
+)
 
 API_VERSIONS: Mapping[str, tuple[str, ...]] = {
     "Namespace": ("v1",),
@@ -82,7 +88,7 @@ def _name(path: str, name: str) -> Iterator[FieldError]:
         yield invalid(path, name, problem)
 
 
-def pod_errors(pod: Pod) -> Iterator[FieldError]:
+def pod_errors(pod: Pod, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iterator[FieldError]:
     """Why an API server would refuse this pod, for what the scheduler reads."""
     yield from _name("metadata.name", pod.metadata.name)
     if pod.metadata.namespace:
@@ -102,6 +108,9 @@ def pod_errors(pod: Pod) -> Iterator[FieldError]:
     if spec.overhead:
         yield from _quantities("spec.overhead", spec.overhead)
     yield from volume_errors(spec.volumes)
+    yield from toleration_errors(
+        spec.tolerations, comparison=gates.enabled(TAINT_TOLERATION_COMPARISON_OPERATORS)
+    )
 
 
 def node_errors(node: Node) -> Iterator[FieldError]:
@@ -168,10 +177,11 @@ def workload_errors(workload: ReplicaSet | StatefulSet) -> Iterator[FieldError]:
     yield from _selector("spec.selector", workload.spec.selector)
 
 
-def object_errors(obj: Any) -> Iterator[FieldError]:
-    """Why an API server would refuse `obj` (any kind the loader reads)."""
+def object_errors(obj: Any, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iterator[FieldError]:
+    """Why an API server with these feature gates would refuse `obj` (any kind the loader
+    reads)."""
     if isinstance(obj, Pod):
-        yield from pod_errors(obj)
+        yield from pod_errors(obj, gates)
     elif isinstance(obj, Node):
         yield from node_errors(obj)
     elif isinstance(obj, PodDisruptionBudget):

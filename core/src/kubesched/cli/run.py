@@ -17,8 +17,10 @@ from types import FrameType
 
 import click
 
+from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli.output import discovered_registry
 from kubesched.errors import ConfigError, InputError
+from kubesched.features import FeatureGates
 from kubesched.profile import load_profiles
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
@@ -63,6 +65,7 @@ from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
     help="Wall-clock seconds a scheduling or binding cycle may take; 0 for no limit.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of tie-breaking.")
+@feature_gates_option
 def command(
     config: Path,
     kubeconfig: str | None,
@@ -71,6 +74,7 @@ def command(
     leader_elect: bool | None,
     cycle_timeout: float,
     seed: int,
+    feature_gates: FeatureGates,
 ) -> None:
     """Schedule the pods of a live cluster that name this scheduler's profiles."""
     registry = discovered_registry()
@@ -91,6 +95,7 @@ def command(
         leader_elect=leader_elect,
         cycle_timeout=cycle_timeout or None,
         seed=seed,
+        feature_gates=feature_gates,
     )
     server = Server(cfg, profiles, registry, options)
 

@@ -29,6 +29,7 @@ from kubesched.cluster.apiserver import (
     LeaderElector,
 )
 from kubesched.config import KubeSchedulerConfiguration
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import Registry
 from kubesched.profile import EffectiveProfile, build_scheduler
 from kubesched.scheduler import LiveLoop, MonotonicClock, Scheduler, SchedulerMetrics
@@ -57,6 +58,7 @@ class ServeOptions:
     backoff: Backoff | None = None
     watch_timeout: float | None = None
     hostname: str = ""
+    feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
 
 
 class Server:
@@ -189,6 +191,7 @@ class Server:
                 seed=opts.seed,
                 metrics=self.metrics,
                 cycle_timeout=opts.cycle_timeout,
+                feature_gates=opts.feature_gates,
             )
         self.loop = LiveLoop(self.scheduler, cluster.wait_for_changes, self._should_stop)
         self.scheduling.set()

@@ -21,12 +21,14 @@ import yaml
 from rich.console import Console
 
 from kubesched.api._manifests import load_manifests
+from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._progress import ProgressBar, loading
 from kubesched.cli._selection import Selection, parse_label_selector
 from kubesched.cli._simulate_table import print_result
 from kubesched.cli.output import API_VERSION, discovered_registry, stdout_console
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.errors import InputError
+from kubesched.features import FeatureGates
 from kubesched.profile import build_simulation, load_profiles, unchecked_features
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.report import result_document
@@ -122,6 +124,7 @@ def _selection(
     help="Scheduling attempts per pod after which the simulation stops retrying it "
     "(kube-scheduler would retry a failing pod forever); its result says so.",
 )
+@feature_gates_option
 def command(
     cluster: str,
     config: Path | None,
@@ -135,6 +138,7 @@ def command(
     metrics_file: Path | None,
     cycle_timeout: float,
     max_attempts: int,
+    feature_gates: FeatureGates,
 ) -> None:
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
     if cluster == "-" and str(config) == "-":
@@ -146,7 +150,7 @@ def command(
     cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     stderr = Console(stderr=True)
     with loading(stderr, f"reading {'standard input' if cluster == '-' else cluster}"):
-        objects = load_manifests(cluster)
+        objects = load_manifests(cluster, feature_gates=feature_gates)
         try:
             memory = InMemoryCluster.of(objects)
         except InputError as exc:
@@ -164,6 +168,7 @@ def command(
         metrics=metrics,
         cycle_timeout=cycle_timeout or None,
         max_attempts=max_attempts,
+        feature_gates=feature_gates,
     )
     by_name = {p.scheduler_name: p for p in profiles}
     warnings = [*objects.warnings, *unchecked_features(objects.pods, by_name)]

@@ -3,6 +3,12 @@
 Everything a plugin needs is exported here; the modules behind it are private.
 """
 
+from kubesched.features import (
+    DEFAULT_FEATURE_GATES,
+    POD_LEVEL_RESOURCES,
+    TAINT_TOLERATION_COMPARISON_OPERATORS,
+    FeatureGates,
+)
 from kubesched.framework._affinity import (
     AffinityTerm,
     PodAffinityTerms,
@@ -65,6 +71,7 @@ from kubesched.framework._waiting_pods import MAX_PERMIT_TIMEOUT
 from kubesched.framework.hookspecs import hookimpl, hookspec
 
 __all__ = [
+    "DEFAULT_FEATURE_GATES",
     "EXTENDER_NAME",
     "EXTENSION_POINTS",
     "HOOKS",
@@ -74,6 +81,8 @@ __all__ = [
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
     "OUT_OF_TREE",
+    "POD_LEVEL_RESOURCES",
+    "TAINT_TOLERATION_COMPARISON_OPERATORS",
     "ActionType",
     "AffinityTerm",
     "Clock",
@@ -88,6 +97,7 @@ __all__ = [
     "Extender",
     "ExtenderError",
     "ExtensionPoint",
+    "FeatureGates",
     "FitError",
     "Handle",
     "NodeInfo",

@@ -22,6 +22,7 @@ from kubesched.api import (
     Service,
     StorageClass,
 )
+from kubesched.features import FeatureGates
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
@@ -167,6 +168,11 @@ class Handle(Protocol):
     @property
     def rng(self) -> random.Random:
         """A random source seeded from the scheduler's seed, so sampling is reproducible."""
+        ...
+
+    @property
+    def feature_gates(self) -> FeatureGates:
+        """The scheduler's feature gates (`--feature-gates`), read-only: `enabled(name)`."""
         ...
 
     def snapshot_shared_lister(self) -> SharedLister: ...

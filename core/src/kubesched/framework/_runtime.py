@@ -23,6 +23,7 @@ import pluggy
 
 from kubesched.api import Pod
 from kubesched.errors import KubeschedError, PluginError
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import hookspecs
 from kubesched.framework._binding import BindingPhase
 from kubesched.framework._cycle_state import CycleState
@@ -73,8 +74,10 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
         waiting_pods: WaitingPodsMap | None = None,
         rng: random.Random | None = None,
         extenders: Sequence[Extender] = (),
+        feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None:
         self._profile = profile
+        self._feature_gates = feature_gates
         self._extenders = tuple(extenders)
         self._rng = rng if rng is not None else random.Random(0)
         self._client = client
@@ -194,6 +197,11 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
     @property
     def clock(self) -> Clock:
         return self._clock
+
+    @property
+    def feature_gates(self) -> FeatureGates:
+        """The scheduler's feature gates; plugins read them with `enabled(name)`."""
+        return self._feature_gates
 
     @property
     def rng(self) -> random.Random:

@@ -13,6 +13,7 @@ from kubesched.cluster import InMemoryCluster, MemoryEventRecorder
 from kubesched.config import KubeSchedulerConfiguration, apply_defaults, read_config, read_text
 from kubesched.config.loader import source_name
 from kubesched.errors import ConfigError
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import Clock, EventRecorder, Registry
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.profile._build import check_config, effective_profiles
@@ -24,6 +25,7 @@ from kubesched.scheduler import (
     SimulatedClock,
     Simulation,
 )
+from kubesched.scheduler.gated_source import gated_source
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.source import ClusterSource
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
@@ -78,6 +80,7 @@ def build_scheduler(
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     simulated: bool = False,
+    feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
 ) -> Scheduler:
     """A scheduler running `cfg`'s profiles (`profiles` when already built) and its extenders
     against `cluster`; ConfigError when the configuration cannot run. Without `cfg`,
@@ -90,7 +93,7 @@ def build_scheduler(
     return Scheduler(
         profiles,
         registry,
-        cluster,
+        gated_source(cluster, feature_gates),
         clock=clock,
         recorder=recorder,
         settings=scheduler_settings(cfg) if cfg is not None else SchedulerSettings(),
@@ -100,6 +103,7 @@ def build_scheduler(
         cycle_timeout=cycle_timeout,
         extenders=build_extenders(cfg) if cfg is not None else (),
         record_extender_bindings=simulated,
+        feature_gates=feature_gates,
     )
 
 
@@ -114,6 +118,7 @@ def build_simulation(
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
 ) -> Simulation:
     """A simulation of `cfg` (or of `profiles`) on the in-memory `cluster`, on a simulated
     clock; a pod is tried `max_attempts` times at most."""
@@ -130,5 +135,6 @@ def build_simulation(
         metrics=metrics,
         cycle_timeout=cycle_timeout,
         simulated=True,
+        feature_gates=feature_gates,
     )
     return Simulation(scheduler, clock, max_attempts=max_attempts)

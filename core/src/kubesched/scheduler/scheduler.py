@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from kubesched.api import Pod
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework._interface import Clock, EventRecorder
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry
@@ -64,6 +65,7 @@ class Scheduler(ScheduleOne, EventHandlers):
         cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
         extenders: Sequence[HTTPExtender] = (),
         record_extender_bindings: bool = False,
+        feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None:
         settings = settings or SchedulerSettings()
         self.extenders = tuple(extenders)
@@ -97,6 +99,7 @@ class Scheduler(ScheduleOne, EventHandlers):
                 waiting_pods=self.waiting_pods,
                 rng=random.Random(f"{seed}/{p.scheduler_name}"),
                 extenders=self.extenders,
+                feature_gates=feature_gates,
             )
             for p in profiles
         }

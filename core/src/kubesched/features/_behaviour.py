@@ -1,0 +1,22 @@
+"""The gates whose value changes what kubesched does, and what each changes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+POD_LEVEL_RESOURCES = "PodLevelResources"
+TAINT_TOLERATION_COMPARISON_OPERATORS = "TaintTolerationComparisonOperators"
+DYNAMIC_RESOURCE_ALLOCATION = "DynamicResourceAllocation"
+
+BEHAVIOUR: Mapping[str, str] = MappingProxyType(
+    {
+        DYNAMIC_RESOURCE_ALLOCATION: "DynamicResources joins the default profile before "
+        "DefaultPreemption (locked on in v1.35)",
+        POD_LEVEL_RESOURCES: "pod-level spec.resources count in the pod's requests "
+        "(filter, score, preemption, node summary); off: ignored",
+        TAINT_TOLERATION_COMPARISON_OPERATORS: "tolerations may use the Gt and Lt operators "
+        "(numeric taint values); off: manifests using them are refused",
+    }
+)
+"""Gate name -> what it changes in kubesched; every other gate is accepted with no effect."""
