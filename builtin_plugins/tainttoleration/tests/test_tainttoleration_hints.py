@@ -129,11 +129,12 @@ def test_pod_toleration_change_hint(pod: Pod, old: Any, new: Any, hint: Queueing
 
 
 def test_events_to_register() -> None:
-    registered = TaintToleration(None, None).events_to_register()
+    plugin = TaintToleration(None, None)
+    registered = plugin.events_to_register()
     assert [(r.event, r.hint) for r in registered] == [
         (
             ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT),
-            schedulable_after_node_change,
+            plugin.node_hint,
         ),
         (
             ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION),

@@ -87,7 +87,8 @@ class TaintToleration:
         gates = handle.feature_gates if handle is not None else DEFAULT_FEATURE_GATES
         self.comparison = gates.enabled(TAINT_TOLERATION_COMPARISON_OPERATORS)
 
-    def _node_hint(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+    def node_hint(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        """The node-change queueing hint under this plugin's gate."""
         return schedulable_after_node_change(pod, old_obj, new_obj, self.comparison)
 
     @hookimpl
@@ -95,7 +96,7 @@ class TaintToleration:
         return (
             ClusterEventWithHint(
                 ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT),
-                self._node_hint,
+                self.node_hint,
             ),
             ClusterEventWithHint(
                 ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION),

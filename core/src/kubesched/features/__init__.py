@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from kubesched.features._behaviour import (
     BEHAVIOUR,
-    DYNAMIC_RESOURCE_ALLOCATION,
     POD_LEVEL_RESOURCES,
     TAINT_TOLERATION_COMPARISON_OPERATORS,
 )
@@ -25,7 +24,6 @@ from kubesched.features._table import KNOWN_FEATURES, TRACKED_RELEASE, FeatureSp
 __all__ = [
     "BEHAVIOUR",
     "DEFAULT_FEATURE_GATES",
-    "DYNAMIC_RESOURCE_ALLOCATION",
     "KNOWN_FEATURES",
     "POD_LEVEL_RESOURCES",
     "TAINT_TOLERATION_COMPARISON_OPERATORS",

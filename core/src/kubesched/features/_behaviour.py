@@ -7,12 +7,9 @@ from types import MappingProxyType
 
 POD_LEVEL_RESOURCES = "PodLevelResources"
 TAINT_TOLERATION_COMPARISON_OPERATORS = "TaintTolerationComparisonOperators"
-DYNAMIC_RESOURCE_ALLOCATION = "DynamicResourceAllocation"
 
 BEHAVIOUR: Mapping[str, str] = MappingProxyType(
     {
-        DYNAMIC_RESOURCE_ALLOCATION: "DynamicResources joins the default profile before "
-        "DefaultPreemption (locked on in v1.35)",
         POD_LEVEL_RESOURCES: "pod-level spec.resources count in the pod's requests "
         "(filter, score, preemption, node summary); off: ignored",
         TAINT_TOLERATION_COMPARISON_OPERATORS: "tolerations may use the Gt and Lt operators "
