@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubesched.api import Taint, Toleration
-from kubesched.api._tolerations import toleration_errors, tolerates
+from kubesched.api._tolerations import tolerates, toleration_errors
 
 NS = "NoSchedule"
 NE = "NoExecute"

@@ -37,6 +37,7 @@ from kubesched.config import DEFAULT_SCHEDULER_NAME
 from kubesched.config.converter import StructureError
 from kubesched.config.plugin_args import structure_args
 from kubesched.errors import ConfigError, PluginError
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import hookspecs
 from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._interface import PluginFactory
@@ -107,7 +108,11 @@ class _Bench:
     framework harnesses share."""
 
     def _build(
-        self, profile: EffectiveProfile, registry: Registry, cluster: InMemoryCluster
+        self,
+        profile: EffectiveProfile,
+        registry: Registry,
+        cluster: InMemoryCluster,
+        feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None:
         self.cluster = cluster
         self.clock = SimulatedClock()
@@ -128,6 +133,7 @@ class _Bench:
             clock=self.clock,
             event_recorder=MemoryEventRecorder(),
             activate_pods=self.activated.extend,
+            feature_gates=feature_gates,
         )
         self.state = CycleState()
         self.new_cycle()
@@ -189,6 +195,7 @@ class PluginHarness(_Bench, Generic[P]):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None: ...
 
     @overload
@@ -207,6 +214,7 @@ class PluginHarness(_Bench, Generic[P]):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None: ...
 
     def __init__(
@@ -224,6 +232,7 @@ class PluginHarness(_Bench, Generic[P]):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None:
         factory, self.name = _factory_and_name(plugin, name)
         registry = Registry()
@@ -245,7 +254,7 @@ class PluginHarness(_Bench, Generic[P]):
             namespaces=namespaces,
             workloads=workloads,
         )
-        self._build(profile, registry, cluster)
+        self._build(profile, registry, cluster, feature_gates)
         self.plugin = cast(P, self.framework.plugins[self.name])
         self.hooks = _hook_caller(self.plugin, self.name)
 

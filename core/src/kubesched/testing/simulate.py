@@ -33,6 +33,7 @@ from kubesched.config import (
     KIND,
     KubeSchedulerConfiguration,
 )
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates, parse_feature_gates
 from kubesched.framework import Registry, default_registry
 from kubesched.framework._interface import PluginFactory
 from kubesched.profile import (
@@ -135,6 +136,7 @@ def simulate(
     max_attempts: int | None = DEFAULT_MAX_ATTEMPTS,
     max_pod_attempts: int = DEFAULT_MAX_POD_ATTEMPTS,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
+    feature_gates: FeatureGates | str = DEFAULT_FEATURE_GATES,
 ) -> SimulationRun:
     """Schedule every pending pod of `pods` onto `nodes` with the profiles of `config`.
 
@@ -152,7 +154,8 @@ def simulate(
     `max_pod_attempts` times at most (as `--max-attempts`), a cycle may take
     `cycle_timeout` seconds (as `--cycle-timeout`; None for no limit), and the
     run stops with SimulationLimitError after `max_attempts` attempts in all
-    (None: never).
+    (None: never). `feature_gates` are the scheduler's (a FeatureGates, or a
+    `--feature-gates` value such as "PodLevelResources=false").
     """
     registry = _registry(plugins or {})
     cluster = InMemoryCluster(
@@ -177,6 +180,9 @@ def simulate(
         explain=explain,
         cycle_timeout=cycle_timeout,
         max_attempts=max_pod_attempts,
+        feature_gates=(
+            parse_feature_gates(feature_gates) if isinstance(feature_gates, str) else feature_gates
+        ),
     )
     return SimulationRun(simulation, cluster, max_attempts)
 
