@@ -82,3 +82,12 @@ def test_a_document_with_an_undocumented_field_fails(capsys: pytest.CaptureFixtu
     document = printed(capsys, "plugins", "-o", "json")
     document["plugins"][0]["surprise"] = 1
     assert list(schema("plugin-list").iter_errors(document))
+
+
+@pytest.mark.parametrize(
+    "argv", [[], ["--implemented"], ["--feature-gates", "AllAlpha=true,PodLevelResources=false"]]
+)
+def test_feature_gate_list(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    document = printed(capsys, "config", "feature-gates", "-o", "json", *argv)
+    assert document["featureGates"]
+    assert_valid(schema("feature-gate-list"), document)

@@ -151,3 +151,12 @@ def test_the_table_holds_v1_35_facts() -> None:
 def test_the_gates_kubesched_honours_are_known() -> None:
     assert set(BEHAVIOUR) == {"PodLevelResources", "TaintTolerationComparisonOperators"}
     assert set(BEHAVIOUR) <= set(KNOWN_FEATURES)
+
+
+def test_setting_ga_and_deprecated_gates_warns_as_upstream_logs() -> None:
+    gates = parse_feature_gates("SchedulerQueueingHints=true,KMSv1=false,PodLevelResources=true")
+    assert gates.warnings() == [
+        "Setting GA feature gate SchedulerQueueingHints=true. "
+        "It will be removed in a future release.",
+        "Setting deprecated feature gate KMSv1=false. It will be removed in a future release.",
+    ]

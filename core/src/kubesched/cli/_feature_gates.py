@@ -14,9 +14,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _convert(ctx: click.Context, param: click.Parameter, value: str | None) -> FeatureGates:
     try:
-        return parse_feature_gates(value)
+        gates = parse_feature_gates(value)
     except FeatureGateError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    for warning in gates.warnings():
+        click.echo(f"warning: {warning}", err=True)
+    return gates
 
 
 def feature_gates_option(command: F) -> F:

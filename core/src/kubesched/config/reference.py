@@ -64,7 +64,10 @@ Commands:
   validate is printed defaulted, in this format (upstream defaults before it validates),
   followed by its problems on stderr, and the command exits 1.
 
-`FILE` may be `-` for standard input, as may `simulate --config`.
+`FILE` may be `-` for standard input, as may `simulate --config`. Each command takes
+`--feature-gates Name=true,...` as kube-scheduler does (see the
+[feature gates guide](../guide/feature-gates.md)); `kubesched config feature-gates` lists
+the gates.
 """
 
 _MERGE = """\

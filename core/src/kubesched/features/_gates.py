@@ -105,6 +105,19 @@ class FeatureGates:
         except KeyError:
             raise KeyError(f"unrecognized feature gate: {name}") from None
 
+    def warnings(self) -> list[str]:
+        """Upstream's warnings for explicitly set GA and Deprecated gates, in order."""
+        out = []
+        for name, value in self.explicit.items():
+            stage = KNOWN_FEATURES[name].stage
+            if stage in (Stage.GA, Stage.DEPRECATED):
+                kind = "GA" if stage is Stage.GA else "deprecated"
+                out.append(
+                    f"Setting {kind} feature gate {name}={str(value).lower()}. "
+                    "It will be removed in a future release."
+                )
+        return out
+
     def as_flag(self) -> str:
         """The explicit settings in `--feature-gates` syntax (empty when none)."""
         return ",".join(f"{k}={str(v).lower()}" for k, v in self.explicit.items())
