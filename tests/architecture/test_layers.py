@@ -1,6 +1,6 @@
 """kubesched-core's packages depend on each other in one direction only.
 
-    cli -> profile -> scheduler -> framework -> api
+    cli -> profile -> scheduler -> framework -> api -> features
            profile -> config -> api
            profile -> cluster -> api
 

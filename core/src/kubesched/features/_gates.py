@@ -3,8 +3,9 @@
 The syntax is upstream's: a comma-separated list of `Name=bool`, spaces around
 names and values ignored, empty items skipped, a later setting of a name
 overriding an earlier one. Values are Go's `strconv.ParseBool` spellings. The
-errors carry upstream's wording; when several names are wrong, every error is
-reported (in the order given), and nothing is applied.
+errors carry upstream's wording: the first unknown name stops the check, and
+every gate set against its lock is reported (in the order given). Nothing is
+applied when anything is wrong.
 """
 
 from __future__ import annotations
