@@ -76,7 +76,8 @@ def _fail(exc: ConfigError) -> NoReturn:
 
 @click.group(name="config")
 def command() -> None:
-    """KubeSchedulerConfiguration files: defaults, validation, effective profiles."""
+    """KubeSchedulerConfiguration files: defaults, validation, effective profiles; and the
+    feature gates."""
 
 
 command.add_command(feature_gates_list)
