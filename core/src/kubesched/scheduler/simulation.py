@@ -12,13 +12,12 @@ then the simulation is over.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from attrs import field, frozen
 
 from kubesched.api import CPU, MEMORY, PODS, Pod
+from kubesched.api._heap import frozen_heap
 from kubesched.api._requests import pod_requests
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.loop import next_moment, next_pod, reach
@@ -116,22 +115,6 @@ def _node_usage(cluster: ClusterSource) -> list[NodeUsage]:
     return usage
 
 
-@contextmanager
-def _frozen_heap() -> Iterator[None]:
-    """Keep the objects that exist when a run starts (the cluster, the cache) out of the
-    cyclic garbage collector's passes until it ends: they outlive the run, and scanning
-    them again and again cost more than a tenth of a large run. Left alone when someone
-    else froze the heap."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 class Simulation:
     """Run `scheduler` on its simulated `clock` until it settles; see the module docstring."""
 
@@ -152,7 +135,7 @@ class Simulation:
     def run(self, progress: Progress | None = None) -> SimulationResult:
         sched = self.scheduler
         pending = sum(1 for p in self.cluster.pods() if not p.spec.node_name)
-        with sched.watchdog.session(), _frozen_heap():
+        with sched.watchdog.session(), frozen_heap():
             self._loop(progress, pending)
             return self._result()
 
