@@ -66,3 +66,25 @@ def test_scheduler_metrics_show_held_back_durations_when_read() -> None:
         "scheduler_plugin_execution_duration_seconds_count",
         {"plugin": "NodeName", "extension_point": "Filter", "status": "Success"},
     ) == float(count)
+
+
+def test_reading_from_another_thread_loses_no_duration() -> None:
+    import threading
+
+    metrics = SchedulerMetrics()
+    count = 3 * FLUSH_EVERY + 17
+    done = threading.Event()
+
+    def observe() -> None:
+        for _ in range(count):
+            metrics.observe_extension_point("Score", "Success", "p", 1e-4)
+        done.set()
+
+    thread = threading.Thread(target=observe)
+    thread.start()
+    while not done.is_set():
+        metrics.exposition()  # /metrics, served on a thread of its own
+    thread.join()
+    labels = {"extension_point": "Score", "status": "Success", "profile": "p"}
+    name = "scheduler_framework_extension_point_duration_seconds_count"
+    assert metrics.registry.get_sample_value(name, labels) == float(count)

@@ -9,6 +9,7 @@ clock (simulated time in a simulation).
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left
 from collections.abc import Iterable
 from typing import Any
@@ -59,27 +60,31 @@ def observe_all(child: Any, amounts: list[float]) -> None:
 
 class _Pending(Collector):
     """Durations observed per cycle, added to their histograms when the registry is read
-    (registered first, so its `collect` runs before the histograms') or when many wait."""
+    (registered first, so its `collect` runs before the histograms') or when many wait.
+    A lock keeps a read from another thread (`/metrics`) from losing or doubling any."""
 
     def __init__(self) -> None:
         self.series: dict[tuple[int, tuple[str, ...]], tuple[Any, list[float]]] = {}
+        self._lock = threading.Lock()
 
     def add(self, metric: Any, labels: tuple[str, ...], amount: float) -> None:
         key = (id(metric), labels)
-        entry = self.series.get(key)
-        if entry is None:
-            entry = self.series[key] = (metric.labels(*labels), [])
-        amounts = entry[1]
-        amounts.append(amount)
-        if len(amounts) >= FLUSH_EVERY:
-            observe_all(entry[0], amounts)
-            amounts.clear()
+        with self._lock:
+            entry = self.series.get(key)
+            if entry is None:
+                entry = self.series[key] = (metric.labels(*labels), [])
+            amounts = entry[1]
+            amounts.append(amount)
+            if len(amounts) >= FLUSH_EVERY:
+                observe_all(entry[0], amounts)
+                amounts.clear()
 
     def flush(self) -> None:
-        for child, amounts in self.series.values():
-            if amounts:
-                observe_all(child, amounts)
-                amounts.clear()
+        with self._lock:
+            for child, amounts in self.series.values():
+                if amounts:
+                    observe_all(child, amounts)
+                    amounts.clear()
 
     def describe(self) -> Iterable[Any]:
         return ()
