@@ -8,6 +8,7 @@ import json
 import os
 import platform
 import pstats
+import resource
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -84,6 +85,7 @@ def measure(
         "pods_per_second": round(scheduled / elapsed, 1),
         "cpu_seconds": round(cpu, 3),
         "pods_per_cpu_second": round(scheduled / cpu, 1),
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         "samples": {
             "count": len(sampler.samples),
             "average": round(statistics.fmean(sampler.samples), 1) if sampler.samples else None,

@@ -8,6 +8,9 @@ with the pending pods, and with none (the same nodes and running pods), so
 
     pods/s = pods scheduled / (time with them - time without them)
 
+(pods/CPU-s the same with the command's CPU time, steadier on a shared machine;
+peak_rss_mib is the largest command's peak resident memory)
+
 counts parsing, scheduling and printing the pods, not the interpreter's start-up
 or the nodes' loading. `load_seconds` is the time `load_manifests` takes to read
 the whole file in process. Medians of `--repeat` runs (default 3).
@@ -24,6 +27,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -98,8 +102,9 @@ def manifest(workload: Workload, pending: bool) -> dict[str, Any]:
 
 
 def simulate(path: Path) -> tuple[float, dict[str, Any]]:
-    """Wall time of `kubesched simulate PATH -o json`, and its document."""
+    """Wall and CPU time of `kubesched simulate PATH -o json`, and its document."""
     command = [sys.executable, "-c", "import sys; from kubesched.cli import main; sys.exit(main())"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         [*command, "simulate", str(path), "-o", "json"],
@@ -107,25 +112,29 @@ def simulate(path: Path) -> tuple[float, dict[str, Any]]:
         text=True,
         check=True,
     )
-    return time.perf_counter() - start, json.loads(done.stdout)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, json.loads(done.stdout)
 
 
 def run(workload: Workload, repeat: int, folder: Path) -> dict[str, Any]:
     with_pods, without = folder / "with.json", folder / "without.json"
     with_pods.write_text(json.dumps(manifest(workload, pending=True)))
     without.write_text(json.dumps(manifest(workload, pending=False)))
-    loads, full, base, rates = [], [], [], []
+    loads, full, base, rates, cpu_rates = [], [], [], [], []
     scheduled = 0
     for _ in range(max(repeat, 1)):
         start = time.perf_counter()
         load_manifests(with_pods)
         loads.append(time.perf_counter() - start)
-        seconds, document = simulate(with_pods)
-        baseline, _ = simulate(without)
+        seconds, cpu, document = simulate(with_pods)
+        baseline, baseline_cpu, _ = simulate(without)
         scheduled = document["summary"]["scheduled"]
         full.append(seconds)
         base.append(baseline)
         rates.append(scheduled / max(seconds - baseline, 1e-9))
+        cpu_rates.append(scheduled / max(cpu - baseline_cpu, 1e-9))
     return {
         "name": workload.name,
         "nodes": workload.nodes,
@@ -138,6 +147,8 @@ def run(workload: Workload, repeat: int, folder: Path) -> dict[str, Any]:
         "baseline_seconds": round(statistics.median(base), 3),
         "pods_per_second": round(statistics.median(rates), 1),
         "runs_pods_per_second": [round(r, 1) for r in sorted(rates)],
+        "pods_per_cpu_second": round(statistics.median(cpu_rates), 1),
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
     }
 
 

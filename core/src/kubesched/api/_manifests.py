@@ -25,6 +25,7 @@ from attrs import evolve, field, frozen
 
 from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
+from kubesched.api._heap import collector_paused
 from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
@@ -272,6 +273,11 @@ def load_manifests(
     """Read the objects of every kind kubesched reads (see the module) in a file, a directory
     (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input); they
     are validated as an API server with these feature gates would."""
+    with collector_paused():  # every object read lives on: collections would free nothing
+        return _load(source, feature_gates)
+
+
+def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
     first_seen: dict[tuple[str, str, str], _Place] = {}

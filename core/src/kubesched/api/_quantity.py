@@ -13,6 +13,7 @@ Arithmetic is on exact integers, never floating point.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kubesched.api._field_errors import json_text
 from kubesched.errors import QuantityError
@@ -64,8 +65,10 @@ def _ceil_away_from_zero(numerator: int, denominator: int) -> int:
     return magnitude if numerator >= 0 else -magnitude
 
 
+@lru_cache(maxsize=4096)
 def _nanos(text: str) -> int:
-    """The quantity in whole nano-units, rounded and capped as ParseQuantity does."""
+    """The quantity in whole nano-units, rounded and capped as ParseQuantity does (cached:
+    manifests repeat the same few amounts thousands of times)."""
     scanned = _SCANNER.fullmatch(text) if text else None
     if scanned is None:
         raise _error(text, f"quantities must match the regular expression '{FORMAT_PATTERN}'")

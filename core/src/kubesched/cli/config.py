@@ -18,7 +18,6 @@ gates are checked and the configuration is the same for every accepted value.
 
 from __future__ import annotations
 
-import json
 from typing import Any, NoReturn
 
 import click
@@ -26,6 +25,7 @@ import yaml
 
 from kubesched.cli._feature_gate_list import feature_gates as feature_gates_list
 from kubesched.cli._feature_gates import feature_gates_option
+from kubesched.cli._json import dumps_indented
 from kubesched.cli.output import API_VERSION, discovered_registry
 from kubesched.config import (
     KubeSchedulerConfiguration,
@@ -61,7 +61,7 @@ _FILE = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 
 def _print(document: dict[str, Any], output: str) -> None:
     if output == "json":
-        click.echo(json.dumps(document, indent=2))
+        click.echo(dumps_indented(document))
     else:
         click.echo(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), nl=False)
 

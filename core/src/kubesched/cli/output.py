@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 import yaml
 from rich.console import Console
 
+from kubesched.cli._json import dumps_indented
 from kubesched.framework import Registry, default_registry
 
 API_VERSION = "kubesched.io/v1alpha1"
@@ -19,7 +19,7 @@ def echo_document(document: dict[str, Any], output: str) -> None:
     """Print a document as `json` or `yaml`, `apiVersion` first."""
     versioned = {"apiVersion": API_VERSION, **document}
     if output == "json":
-        click.echo(json.dumps(versioned, indent=2))
+        click.echo(dumps_indented(versioned))
     else:
         click.echo(yaml.safe_dump(versioned, sort_keys=False, allow_unicode=True), nl=False)
 

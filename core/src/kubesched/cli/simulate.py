@@ -11,7 +11,6 @@ manifest or a config that does not load) exits 2 with one line, writing nothing.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from rich.console import Console
 
 from kubesched.api._manifests import load_manifests
 from kubesched.cli._feature_gates import feature_gates_option
+from kubesched.cli._json import dumps_indented
 from kubesched.cli._progress import ProgressBar, loading
 from kubesched.cli._selection import Selection, parse_label_selector
 from kubesched.cli._simulate_table import print_result
@@ -199,6 +199,6 @@ def command(
         "warnings": warnings,
     }
     if output == "json":
-        click.echo(json.dumps(document, indent=2))
+        click.echo(dumps_indented(document))
     else:
         sys.stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))

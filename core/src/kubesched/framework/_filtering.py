@@ -300,7 +300,12 @@ class FilterPhase(Instrumented):
         limit: int,
     ) -> FilterOutcome:
         """Every plugin has a mask: feasibility is their AND; reasons only for rejected rows."""
-        alive = np.logical_and.reduce([mask for _, mask, _ in steps if mask is not None])
+        masks = [mask for _, mask, _ in steps if mask is not None]
+        alive = masks[0]
+        if len(masks) > 1:
+            alive = masks[0] & masks[1]
+            for mask in masks[2:]:
+                np.logical_and(alive, mask, out=alive)
         flags = alive[order]
         processed = len(order)
         if limit < len(order):

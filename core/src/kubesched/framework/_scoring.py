@@ -86,7 +86,7 @@ class ScorePhase(Instrumented):
         pod: Pod,
         table: NodeTable,
         rows: NDArray[np.intp],
-        nodes: list[NodeInfo],
+        nodes: _Nodes,
         call: PluginCall,
     ) -> NDArray[np.int64] | Status:
         batch = self._score_batch.get(call.plugin)
@@ -106,7 +106,7 @@ class ScorePhase(Instrumented):
             return array.astype(np.int64, copy=False)
         fn = call.fn
         try:
-            values = [fn(state, pod, node_info) for node_info in nodes]
+            values = [fn(state, pod, node_info) for node_info in nodes.get()]
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
@@ -134,9 +134,10 @@ class ScorePhase(Instrumented):
         """Score, NormalizeScore, range check and weights, over `rows` (upstream's
         RunScorePlugins); an error Status when any plugin fails."""
         start = time.perf_counter()
-        calls = [c for c in self._score if c.plugin not in state.skip_score_plugins]
-        raw: dict[str, NDArray[np.int64]] = {}
-        nodes = list(map(table.node_infos.__getitem__, rows.tolist()))
+        skip = state.skip_score_plugins
+        calls = [c for c in self._score if c.plugin not in skip] if skip else self._score
+        raw: list[NDArray[np.int64]] = []
+        nodes = _Nodes(table, rows)
         for call in calls:
             t0 = time.perf_counter()
             scores = self._raw_scores(state, pod, table, rows, nodes, call)
@@ -151,15 +152,15 @@ class ScorePhase(Instrumented):
                 self._observe("Score", error, start)
                 return error
             self._observe_plugin(state, call.plugin, "Score", None, t0)
-            raw[call.plugin] = scores
+            raw.append(scores)
         names: RowView[str] | None = None
-        for call in calls:
+        for i, call in enumerate(calls):
             normalize = self._normalize.get(call.plugin)
             if normalize is None:
                 continue
             if names is None:
                 names = RowView(table.names, rows)
-            score_list = NodeScoreList(names, raw[call.plugin])
+            score_list = NodeScoreList(names, raw[i])
             status = normalize.status(state, pod, score_list)
             if status is not None and status.code != Code.SUCCESS:
                 error = Status(
@@ -171,24 +172,53 @@ class ScorePhase(Instrumented):
                 )
                 self._observe("Score", error, start)
                 return error
-            raw[call.plugin] = np.asarray(score_list.scores, dtype=np.int64)
-        outcome = ScoreOutcome(totals=np.zeros(len(rows), dtype=np.int64))
-        for call in calls:
-            scores = raw[call.plugin]
-            bad = np.flatnonzero((scores > MAX_NODE_SCORE) | (scores < MIN_NODE_SCORE))
-            if len(bad):
-                error = Status(
-                    Code.ERROR,
-                    "applying score defaultWeights on Score plugins: "
-                    f"plugin {quote(call.plugin)} returns an invalid score {int(scores[bad[0]])}, "
-                    f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] "
-                    "after normalizing",
-                    plugin=call.plugin,
-                )
-                self._observe("Score", error, start)
-                return error
-            weighted = scores * self._weights[call.plugin]
-            outcome.plugins[call.plugin] = (scores, weighted)
-            outcome.totals += weighted
-        self._observe("Score", None, start)
+            raw[i] = np.asarray(score_list.scores, dtype=np.int64)
+        outcome = self._weigh(calls, raw, len(rows))
+        self._observe("Score", None if isinstance(outcome, ScoreOutcome) else outcome, start)
         return outcome
+
+    def _weigh(
+        self, calls: Sequence[PluginCall], raw: list[NDArray[np.int64]], count: int
+    ) -> ScoreOutcome | Status:
+        """Range-check every plugin's normalized scores and add them up, weighted: one
+        (plugins x rows) matrix, so the cost hardly grows with the number of plugins."""
+        if not calls:
+            return ScoreOutcome(totals=np.zeros(count, dtype=np.int64))
+        matrix = np.empty((len(calls), count), dtype=np.int64)
+        for i, scores in enumerate(raw):
+            matrix[i] = scores
+        if count and (matrix.max() > MAX_NODE_SCORE or matrix.min() < MIN_NODE_SCORE):
+            for call, scores in zip(calls, raw, strict=True):
+                bad = np.flatnonzero((scores > MAX_NODE_SCORE) | (scores < MIN_NODE_SCORE))
+                if len(bad):
+                    return Status(
+                        Code.ERROR,
+                        "applying score defaultWeights on Score plugins: "
+                        f"plugin {quote(call.plugin)} returns an invalid score "
+                        f"{int(scores[bad[0]])}, it should in the range of "
+                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing",
+                        plugin=call.plugin,
+                    )
+        weights = np.array([self._weights[c.plugin] for c in calls], dtype=np.int64)
+        weighted = matrix * weights[:, None]
+        outcome = ScoreOutcome(totals=weighted.sum(axis=0, dtype=np.int64))
+        for i, call in enumerate(calls):
+            outcome.plugins[call.plugin] = (matrix[i], weighted[i])
+        return outcome
+
+
+class _Nodes:
+    """The NodeInfos of the scored rows, listed only when a plugin without a batch form
+    needs them."""
+
+    __slots__ = ("_list", "_rows", "_table")
+
+    def __init__(self, table: NodeTable, rows: NDArray[np.intp]) -> None:
+        self._table = table
+        self._rows = rows
+        self._list: list[NodeInfo] | None = None
+
+    def get(self) -> list[NodeInfo]:
+        if self._list is None:
+            self._list = list(map(self._table.node_infos.__getitem__, self._rows.tolist()))
+        return self._list

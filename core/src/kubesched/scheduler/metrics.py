@@ -9,10 +9,14 @@ clock (simulated time in a simulation).
 
 from __future__ import annotations
 
+import threading
+from bisect import bisect_left
+from collections.abc import Iterable
 from typing import Any
 
 import prometheus_client
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.registry import Collector
 
 # Upstream's metrics have no `_created` series.
 prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -27,12 +31,77 @@ def exponential_buckets(start: float, factor: float, count: int) -> list[float]:
     return [start * factor**i for i in range(count)]
 
 
+FLUSH_EVERY = 1024
+"""Durations held back per histogram series before they are added in one go."""
+
+
+def observe_all(child: Any, amounts: list[float]) -> None:
+    """`child.observe(a)` for each amount, in order, counting each bucket once: the same
+    bucket counts and the same float sum (added in the same order), without a lock per
+    value. Falls back to `observe` if the histogram's layout is not the one known here."""
+    bounds = getattr(child, "_upper_bounds", None)
+    buckets = getattr(child, "_buckets", None)
+    total = getattr(child, "_sum", None)
+    if bounds is None or buckets is None or total is None or len(bounds) != len(buckets):
+        for amount in amounts:
+            child.observe(amount)
+        return
+    counts: dict[int, int] = {}
+    value = total.get()
+    for amount in amounts:
+        value += amount
+        i = bisect_left(bounds, amount)  # the first bound >= amount, as observe picks
+        if i < len(bounds) and amount <= bounds[i]:  # NaN fits no bucket
+            counts[i] = counts.get(i, 0) + 1
+    total.set(value)
+    for i, count in counts.items():
+        buckets[i].inc(count)
+
+
+class _Pending(Collector):
+    """Durations observed per cycle, added to their histograms when the registry is read
+    (registered first, so its `collect` runs before the histograms') or when many wait.
+    A lock keeps a read from another thread (`/metrics`) from losing or doubling any."""
+
+    def __init__(self) -> None:
+        self.series: dict[tuple[int, tuple[str, ...]], tuple[Any, list[float]]] = {}
+        self._lock = threading.Lock()
+
+    def add(self, metric: Any, labels: tuple[str, ...], amount: float) -> None:
+        key = (id(metric), labels)
+        with self._lock:
+            entry = self.series.get(key)
+            if entry is None:
+                entry = self.series[key] = (metric.labels(*labels), [])
+            amounts = entry[1]
+            amounts.append(amount)
+            if len(amounts) >= FLUSH_EVERY:
+                observe_all(entry[0], amounts)
+                amounts.clear()
+
+    def flush(self) -> None:
+        with self._lock:
+            for child, amounts in self.series.values():
+                if amounts:
+                    observe_all(child, amounts)
+                    amounts.clear()
+
+    def describe(self) -> Iterable[Any]:
+        return ()
+
+    def collect(self) -> Iterable[Any]:
+        self.flush()
+        return ()
+
+
 class SchedulerMetrics:
     """Every metric one scheduler exports; also the runtime's `MetricsRecorder`."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         reg = self.registry
+        self._pending = _Pending()
+        reg.register(self._pending)
         self.schedule_attempts = Counter(
             "schedule_attempts",
             "Number of attempts to schedule pods, by the result. 'unschedulable' means a pod "
@@ -158,12 +227,12 @@ class SchedulerMetrics:
     def observe_extension_point(
         self, point: str, status: str, profile: str, seconds: float
     ) -> None:
-        self._child(self.framework_extension_point_duration, point, status, profile).observe(
-            seconds
+        self._pending.add(
+            self.framework_extension_point_duration, (point, status, profile), seconds
         )
 
     def observe_plugin(self, plugin: str, point: str, status: str, seconds: float) -> None:
-        self._child(self.plugin_execution_duration, plugin, point, status).observe(seconds)
+        self._pending.add(self.plugin_execution_duration, (plugin, point, status), seconds)
 
     # -- what the scheduler calls -----------------------------------------------
 

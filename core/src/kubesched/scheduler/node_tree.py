@@ -25,18 +25,19 @@ def zone_key(node: Node) -> str:
 
 
 class NodeTree:
-    """Node names grouped by zone, zones in the order they first appeared."""
+    """Node names grouped by zone, zones in the order they first appeared (each zone an
+    insertion-ordered dict used as a set: adding and removing a node take constant time)."""
 
     __slots__ = ("_zones", "num_nodes")
 
     def __init__(self) -> None:
-        self._zones: dict[str, list[str]] = {}
+        self._zones: dict[str, dict[str, None]] = {}
         self.num_nodes = 0
 
     def add(self, node: Node) -> None:
-        names = self._zones.setdefault(zone_key(node), [])
+        names = self._zones.setdefault(zone_key(node), {})
         if node.name not in names:
-            names.append(node.name)
+            names[node.name] = None
             self.num_nodes += 1
 
     def remove(self, node: Node) -> None:
@@ -44,7 +45,7 @@ class NodeTree:
         names = self._zones.get(zone)
         if names is None or node.name not in names:
             return
-        names.remove(node.name)
+        del names[node.name]
         self.num_nodes -= 1
         if not names:
             del self._zones[zone]
@@ -57,6 +58,6 @@ class NodeTree:
 
     def list(self) -> list[str]:
         """Every node name, interleaved across zones."""
-        zones = list(self._zones.values())
+        zones = [list(z) for z in self._zones.values()]
         longest = max((len(z) for z in zones), default=0)
         return [z[i] for i in range(longest) for z in zones if i < len(z)]

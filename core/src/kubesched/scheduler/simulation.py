@@ -17,6 +17,7 @@ from collections.abc import Callable
 from attrs import field, frozen
 
 from kubesched.api import CPU, MEMORY, PODS, Pod
+from kubesched.api._heap import frozen_heap
 from kubesched.api._requests import pod_requests
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.loop import next_moment, next_pod, reach
@@ -134,7 +135,7 @@ class Simulation:
     def run(self, progress: Progress | None = None) -> SimulationResult:
         sched = self.scheduler
         pending = sum(1 for p in self.cluster.pods() if not p.spec.node_name)
-        with sched.watchdog.session():
+        with sched.watchdog.session(), frozen_heap():
             self._loop(progress, pending)
             return self._result()
 

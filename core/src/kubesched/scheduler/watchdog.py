@@ -11,15 +11,19 @@ half-done. `CycleTimeout` is a BaseException, so a plugin's `except Exception`
 does not swallow it.
 
 The limit uses SIGALRM: its handler is installed for a whole run (`session()`,
-which restores the previous handler after) and each cycle only arms and
-disarms the timer (`limit()`), about a microsecond. It applies on the main
-thread of a Unix process; elsewhere cycles run unlimited.
+which restores the previous handler after). Each cycle only notes its deadline
+(`limit()`); the timer is armed when none is pending and, when it goes off
+before the running cycle's deadline (it was armed for an earlier cycle), is
+armed again for the time left. So a run of short cycles makes a timer system
+call about once per limit, not two per cycle. It applies on the main thread of
+a Unix process; elsewhere cycles run unlimited.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -64,11 +68,27 @@ class Watchdog:
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds if seconds and seconds > 0 else None
         self._active = False
+        self._armed = False
+        self._deadline: float | None = None
+        """When the running cycle's limit passes (monotonic clock); None between cycles."""
+
+    def _arm(self, seconds: float) -> None:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        self._armed = True
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
-        if not plugin_code_running(frame):
-            signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+        self._armed = False
+        deadline = self._deadline
+        if deadline is None:
+            return  # armed for a cycle that has ended; the next one arms again
+        left = deadline - time.monotonic()
+        if left > 0:
+            self._arm(left)
             return
+        if not plugin_code_running(frame):
+            self._arm(RETRY_SECONDS)
+            return
+        self._deadline = None
         raise CycleTimeout(f"the cycle exceeded its {self.seconds:g}s time limit")
 
     @contextmanager
@@ -90,7 +110,8 @@ class Watchdog:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-            self._active = False
+            self._active = self._armed = False
+            self._deadline = None
 
     @contextmanager
     def limit(self) -> Iterator[None]:
@@ -98,8 +119,13 @@ class Watchdog:
         if not self._active or self.seconds is None:
             yield
             return
-        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        outer = self._deadline
+        self._deadline = time.monotonic() + self.seconds
+        if outer is not None and outer < self._deadline:
+            self._deadline = outer  # a nested limit ends no later than its enclosing one
+        if not self._armed:
+            self._arm(self.seconds)
         try:
             yield
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._deadline = outer

@@ -1,0 +1,55 @@
+"""`json.dumps(document, indent=2)`, byte for byte, in a fraction of the time.
+
+The CLI's JSON documents are a public API, so their text must not change: the
+fast encoder (orjson) is used only for documents made of the plain values whose
+text it writes exactly as the standard library does (str, int within 64 bits,
+bool, None, finite floats written without an exponent, lists and dicts with str
+keys), and only when the text it wrote is ASCII (the standard library escapes
+the rest). Anything else goes through `json.dumps`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+
+_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
+_SCALARS = (str, bool, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """Does orjson write `value` as json.dumps does?"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind in _SCALARS:
+            continue
+        if kind is dict:
+            for key, child in item.items():
+                if type(key) is not str:
+                    return False
+                stack.append(child)
+        elif kind is list:
+            stack.extend(item)
+        elif kind is int:
+            if not _INT_MIN <= item <= _INT_MAX:
+                return False
+        elif kind is float:
+            text = repr(item)
+            if "e" in text or "n" in text:  # exponent, inf or nan: orjson writes those otherwise
+                return False
+        else:
+            return False
+    return True
+
+
+def dumps_indented(document: Any) -> str:
+    """The text of `json.dumps(document, indent=2)`."""
+    if _plain(document):
+        text = orjson.dumps(document, option=orjson.OPT_INDENT_2)
+        if text.isascii():
+            return text.decode("ascii")
+    return json.dumps(document, indent=2)

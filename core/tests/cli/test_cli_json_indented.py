@@ -1,0 +1,46 @@
+"""The CLI's JSON text is json.dumps(document, indent=2) byte for byte, whichever encoder
+writes it (a public API: its text must not depend on the speed-up)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubesched.cli._json import _plain, dumps_indented
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(),
+    st.text(alphabet=st.characters(max_codepoint=127)),
+)
+documents = st.recursive(
+    scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=5),
+        st.dictionaries(st.text(max_size=8), children, max_size=5),
+    ),
+    max_leaves=40,
+)
+
+
+@given(documents)
+@settings(max_examples=400, deadline=None)
+def test_same_text_as_the_standard_library(document: Any) -> None:
+    assert dumps_indented(document) == json.dumps(document, indent=2)
+
+
+def test_the_fast_encoder_takes_plain_documents_only() -> None:
+    plain = {"a": [1, 2.5, None, True, "x", {"b": []}], "c": {}, "d": 2**64 - 1}
+    assert _plain(plain)
+    assert dumps_indented(plain) == json.dumps(plain, indent=2)
+    for odd in (math.inf, math.nan, 1e300, 2**64, (1, 2), {1: "a"}, {"a": object()}):
+        assert not _plain({"k": [odd]})
+    assert dumps_indented({"k": (1, 2)}) == json.dumps({"k": (1, 2)}, indent=2)
+    assert dumps_indented({"k": "é"}) == '{\n  "k": "\\u00e9"\n}'  # escaped as json.dumps does
