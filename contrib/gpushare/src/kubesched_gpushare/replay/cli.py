@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kubesched.framework import default_registry
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay.output import per_gpu, plot, table, write_csv
-from kubesched_gpushare.replay.profiles import POLICIES
+from kubesched_gpushare.replay.profiles import POLICIES, distribution
 from kubesched_gpushare.replay.run import ReplayResult, replay
 from kubesched_gpushare.replay.series import frag_amount, frag_ratio, unallocated
 from kubesched_gpushare.replay.ties import TIES, TIES_FIRST
@@ -52,6 +53,19 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def check_policies(policies: list[str]) -> None:
+    """SystemExit naming the first policy that is unknown or whose plugin is not installed."""
+    registry = default_registry()
+    for policy in policies:
+        if policy not in POLICIES:
+            raise SystemExit(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        if POLICIES[policy] not in registry:
+            raise SystemExit(
+                f"policy {policy} needs the {POLICIES[policy]} plugin: "
+                f"install {distribution(policy)}"
+            )
+
+
 def run_all(args: argparse.Namespace) -> dict[str, Any]:
     """Every policy x seed; the document `--json` writes."""
     nodes = read_nodes(args.data / f"openb_node_list_{args.nodes}.csv")
@@ -61,9 +75,9 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     top = round(100 * args.tune)
     runs: list[dict[str, Any]] = []
     results: list[ReplayResult] = []
-    for policy in args.policies.split(","):
-        if policy not in POLICIES:
-            raise SystemExit(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    policies = args.policies.split(",")
+    check_policies(policies)
+    for policy in policies:
         for seed in (int(s) for s in args.seeds.split(",")):
             order = inflate(arrivals(pods, seed), pods, capacity, args.tune, seed)
             result = replay(nodes, order, policy, workload, seed, args.ties)
