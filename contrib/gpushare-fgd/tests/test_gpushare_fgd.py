@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.testing import PluginHarness, assert_batch_agrees
-from kubesched_gpushare import GpuRequest, TypicalPod
+from kubesched.testing import PluginHarness, assert_batch_agrees, simulate
+from kubesched_gpushare import GPU_INDEX, GpuRequest, TypicalPod
+from kubesched_gpushare.replay.profiles import policy_config
 from kubesched_gpushare.state import DEVICE_CHOICE_KEY, DeviceChoice
 from kubesched_gpushare.testing import (
     gpu_node,
@@ -81,3 +83,19 @@ def test_score_batch_agrees_with_score(seed: int) -> None:
     rng = random.Random(seed)
     nodes, running = random_cluster(rng)
     assert_batch_agrees(FGDScore, random_gpu_pod(rng), nodes, pods=running)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_scheduler_with_the_study_weight_follows_the_fragmentation_drop(seed: int) -> None:
+    """Through the real scheduler, with the study's profile (FGDScore alone, weight 1000):
+    the framework's weighting scales every node alike, so the pod goes to the node (and the
+    device) where it removes a fragment, whatever the seed."""
+    workload = [TypicalPod(0, GpuRequest(1, 1000), 1.0)]
+    nodes = [gpu_node("used", 2), *(gpu_node(f"idle{i}", 2) for i in range(4))]
+    running = [gpu_pod("r", 1, 500, node="used", index="1")]
+    run = simulate(
+        nodes, [*running, gpu_pod("p", 1, 500)], policy_config("fgd", workload), seed=seed
+    )
+    assert run.placements["default/p"] == "used"
+    [pod] = [p for p in run.cluster.pods() if p.metadata.name == "p"]
+    assert pod.metadata.annotations[GPU_INDEX] == "1"
