@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from gpushare_testlib import gpu_node, gpu_pod
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.api import Node, Pod
+from kubesched.api import Pod
 from kubesched.framework import Code, PreFilterResult
 from kubesched.testing import PluginHarness, assert_batch_agrees
 from kubesched_gpushare import GPU_INDEX, GpuShare
@@ -19,6 +18,7 @@ from kubesched_gpushare.plugin import (
     REASON_NO_ROOM,
     REASON_TOO_FEW,
 )
+from kubesched_gpushare.testing import gpu_node, gpu_pod, random_cluster, random_gpu_pod
 
 NODES = [gpu_node("g2", 2, "G2"), gpu_node("t4", 2, "T4"), gpu_node("cpu", 0, "")]
 RUNNING = [gpu_pod("r1", 1, 700, node="g2", index="0"), gpu_pod("r2", 1, 200, node="g2", index="1")]
@@ -116,32 +116,9 @@ def test_reserve_records_the_best_device_and_the_next_pod_sees_it() -> None:
     assert whole.metadata.annotations[GPU_INDEX] == "1"
 
 
-def _cluster(rng: random.Random) -> tuple[list[Node], list[Pod]]:
-    nodes, running = [], []
-    for i in range(rng.randrange(1, 8)):
-        gpus = rng.choice([0, 1, 2, 4, 8])
-        nodes.append(gpu_node(f"n{i}", gpus, rng.choice(["G2", "T4"])))
-        free = [1000] * gpus
-        for j in range(rng.randrange(4)):
-            if not gpus:
-                break
-            k = rng.randrange(gpus)
-            milli = rng.choice([100, 250, 500, 1000])
-            if free[k] >= milli:
-                free[k] -= milli
-                running.append(gpu_pod(f"n{i}-{j}", 1, milli, node=f"n{i}", index=str(k)))
-    return nodes, running
-
-
-def random_gpu_pod(rng: random.Random) -> Pod:
-    count = rng.choice([0, 1, 1, 2, 4, 8])
-    milli = rng.choice([100, 300, 500, 900, 1000]) if count == 1 else 1000
-    return gpu_pod("p", count, milli, models=rng.choice(["", "T4", "G2|T4"]))
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32))
 def test_filter_batch_agrees_with_filter(seed: int) -> None:
     rng = random.Random(seed)
-    nodes, running = _cluster(rng)
+    nodes, running = random_cluster(rng)
     assert_batch_agrees(GpuShare, random_gpu_pod(rng), nodes, pods=running)

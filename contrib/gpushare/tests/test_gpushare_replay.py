@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -14,49 +13,11 @@ from kubesched_gpushare.replay.cli import main
 from kubesched_gpushare.replay.profiles import POLICIES
 from kubesched_gpushare.replay.series import binned
 from kubesched_gpushare.replay.trace import TraceError
-
-NODE_HEADER = "sn,cpu_milli,memory_mib,gpu,model\n"
-POD_HEADER = (
-    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,"
-    "creation_time,deletion_time,scheduled_time\n"
-)
-
-
-def write_trace(folder: Path, seed: int = 1) -> Path:
-    """6 GPU nodes (one CPU-only node, which the replay leaves out) and 40 pods."""
-    rng = random.Random(seed)
-    nodes = [
-        ("openb-node-0000", 32000, 131072, 4, "V100M16"),
-        ("openb-node-0001", 96000, 393216, 8, "G2"),
-        ("openb-node-0002", 104000, 524288, 2, "T4"),
-        ("openb-node-0003", 104000, 524288, 2, "T4"),
-        ("openb-node-0004", 16000, 122880, 2, "P100"),
-        ("openb-node-0005", 8000, 32768, 1, "V100M16"),
-        ("openb-node-0006", 32000, 262144, 0, ""),
-    ]
-    (folder / "openb_node_list_gpu_node.csv").write_text(
-        NODE_HEADER + "".join(",".join(map(str, n)) + "\n" for n in nodes)
-    )
-    rows = []
-    for i in range(40):
-        kind = rng.choice(["cpu", "share", "share", "one", "multi"])
-        count, milli = {
-            "cpu": (0, 0),
-            "share": (1, rng.choice([250, 460, 500])),
-            "one": (1, 1000),
-            "multi": (rng.choice([2, 4]), 1000),
-        }[kind]
-        spec = rng.choice(["", "", "", "V100M16|V100M32"]) if count else ""
-        rows.append(
-            f"openb-pod-{i:04d},{rng.choice([2000, 4000, 8000])},8192,{count},{milli},{spec},"
-            f"LS,Running,{i * 10},{i * 10 + 500},{i * 10}\n"
-        )
-    (folder / "openb_pod_list_default.csv").write_text(POD_HEADER + "".join(rows))
-    return folder
+from kubesched_gpushare.testing import NODE_HEADER, write_openb_trace
 
 
 def test_reading_the_trace(tmp_path: Path) -> None:
-    write_trace(tmp_path)
+    write_openb_trace(tmp_path)
     nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
     assert len(nodes) == 6
     assert nodes[1].status.allocatable["alibabacloud.com/gpu-milli"] == 8000
@@ -77,7 +38,7 @@ def test_a_missing_column_names_the_file(tmp_path: Path) -> None:
 def test_arrivals_are_a_seeded_permutation_and_inflation_stops_at_the_target(
     tmp_path: Path,
 ) -> None:
-    pods = read_pods(write_trace(tmp_path) / "openb_pod_list_default.csv")
+    pods = read_pods(write_openb_trace(tmp_path) / "openb_pod_list_default.csv")
     order = arrivals(pods, 42)
     assert sorted(p.name for p in order) == sorted(p.name for p in pods)
     assert order == arrivals(pods, 42) and order != arrivals(pods, 43)
@@ -99,7 +60,7 @@ def test_binning_falls_back_to_neighbours() -> None:
 
 @pytest.mark.parametrize("policy", list(POLICIES))
 def test_replay_invariants(tmp_path: Path, policy: str) -> None:
-    write_trace(tmp_path)
+    write_openb_trace(tmp_path)
     nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
     pods = read_pods(tmp_path / "openb_pod_list_default.csv")
     capacity = 21_000
@@ -119,7 +80,7 @@ def test_replay_invariants(tmp_path: Path, policy: str) -> None:
 def test_the_command_writes_json_csv_and_the_per_gpu_view(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_trace(tmp_path)
+    write_openb_trace(tmp_path)
     out = tmp_path / "out.json"
     gpus = tmp_path / "gpus.json"
     code = main(

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from gpushare_testlib import gpu_node, gpu_pod
 
 from kubesched.framework import NodeInfo
 from kubesched.testing import make_pod
 from kubesched_gpushare import GPU_COUNT, GPU_MILLI, GpuRequest, GpuRequestError, gpu_request
 from kubesched_gpushare.resources import best_devices, free_milli
+from kubesched_gpushare.testing import gpu_node, gpu_pod
 
 
 @pytest.mark.parametrize(

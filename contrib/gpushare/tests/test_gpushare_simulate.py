@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from gpushare_testlib import gpu_node, gpu_pod, profile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.testing import SimulationRun, simulate
 from kubesched_gpushare import GPU_INDEX, GPU_MODEL, gpu_request
+from kubesched_gpushare.testing import gpu_node, gpu_pod, profile
 
 POLICY_NAMES = [
     "RandomScore",

@@ -1,7 +1,8 @@
 """`kubesched-openb`: the FGD study's experiment on the OpenB trace, policies x seeds.
 
     kubesched-openb DATA_DIR [--pods default] [--policies fgd,bestfit] [--seeds 42,43]
-                    [--tune 1.3] [--json OUT] [--csv OUT] [--plot OUT.png] [--per-gpu OUT]
+                    [--tune 1.3] [--ties first|random] [--json OUT] [--csv OUT]
+                    [--plot OUT.png] [--per-gpu OUT]
 
 Prints a table of unallocated GPU % at arrived = 100% (mean, min, max over
 seeds) and pods/s per policy; `--json` writes every run's binned series.
@@ -17,11 +18,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kubesched.framework import default_registry
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay.output import per_gpu, plot, table, write_csv
-from kubesched_gpushare.replay.profiles import POLICIES
+from kubesched_gpushare.replay.profiles import POLICIES, distribution
 from kubesched_gpushare.replay.run import ReplayResult, replay
 from kubesched_gpushare.replay.series import frag_amount, frag_ratio, unallocated
+from kubesched_gpushare.replay.ties import TIES, TIES_FIRST
 from kubesched_gpushare.replay.trace import TraceError, read_nodes, read_pods
 from kubesched_gpushare.replay.workload import arrivals, inflate
 from kubesched_gpushare.resources import MILLI, node_gpu_count
@@ -37,11 +40,30 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", default=",".join(POLICIES), help="comma-separated")
     p.add_argument("--seeds", default="42", help="comma-separated seeds")
     p.add_argument("--tune", type=float, default=1.3, help="inflate to this share of capacity")
+    p.add_argument(
+        "--ties",
+        choices=TIES,
+        default=TIES_FIRST,
+        help="tied best nodes: the first in a seeded node order (the study's) or a random one",
+    )
     p.add_argument("--json", type=Path, help="write every run's series here")
     p.add_argument("--csv", type=Path, help="write unallocated GPU %% per bin here")
     p.add_argument("--plot", type=Path, help="plot unallocated GPU %% (needs matplotlib)")
     p.add_argument("--per-gpu", type=Path, help="write each node's used milli per GPU here")
     return p
+
+
+def check_policies(policies: list[str]) -> None:
+    """SystemExit naming the first policy that is unknown or whose plugin is not installed."""
+    registry = default_registry()
+    for policy in policies:
+        if policy not in POLICIES:
+            raise SystemExit(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        if POLICIES[policy] not in registry:
+            raise SystemExit(
+                f"policy {policy} needs the {POLICIES[policy]} plugin: "
+                f"install {distribution(policy)}"
+            )
 
 
 def run_all(args: argparse.Namespace) -> dict[str, Any]:
@@ -53,12 +75,12 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     top = round(100 * args.tune)
     runs: list[dict[str, Any]] = []
     results: list[ReplayResult] = []
-    for policy in args.policies.split(","):
-        if policy not in POLICIES:
-            raise SystemExit(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    policies = args.policies.split(",")
+    check_policies(policies)
+    for policy in policies:
         for seed in (int(s) for s in args.seeds.split(",")):
             order = inflate(arrivals(pods, seed), pods, capacity, args.tune, seed)
-            result = replay(nodes, order, policy, workload, seed)
+            result = replay(nodes, order, policy, workload, seed, args.ties)
             results.append(result)
             series = unallocated(result, top)
             runs.append(
@@ -92,6 +114,7 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
             "originalPods": len(pods),
         },
         "tune": args.tune,
+        "ties": args.ties,
         "typicalPods": len(workload),
         "runs": runs,
         "summary": summary(runs),

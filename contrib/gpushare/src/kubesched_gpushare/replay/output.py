@@ -52,28 +52,63 @@ def write_csv(path: Path, runs: Sequence[dict[str, Any]]) -> None:
                 out.writerow([run["policy"], run["seed"], b, u, a, r])
 
 
-def plot(path: Path, runs: Sequence[dict[str, Any]], low: int = 75) -> None:
-    """Unallocated GPU % against arrived workload, the median over seeds per policy."""
-    try:
-        importlib.import_module("matplotlib").use("Agg")
-        plt: Any = importlib.import_module("matplotlib.pyplot")
-    except ImportError:
-        raise SystemExit("--plot needs matplotlib (pip install matplotlib)") from None
-    figure, axes = plt.subplots(figsize=(6, 4))
+def _quantile(values: Sequence[float], q: float) -> float:
+    """The q-quantile of sorted `values`, linear between neighbours."""
+    at = q * (len(values) - 1)
+    low = int(at)
+    high = min(low + 1, len(values) - 1)
+    return values[low] + (values[high] - values[low]) * (at - low)
+
+
+def bands(
+    runs: Sequence[dict[str, Any]], low: int = 75
+) -> dict[str, tuple[list[int], list[float], list[float], list[float]]]:
+    """Per policy, over its seeds: the arrived-% bins from `low`, and per bin the median,
+    25th and 75th percentile of unallocated GPU %."""
+    out = {}
     for policy in dict.fromkeys(r["policy"] for r in runs):
         series = [r["unallocatedGpuPercent"] for r in runs if r["policy"] == policy]
-        xs, ys = [], []
+        xs: list[int] = []
+        mid: list[float] = []
+        q1: list[float] = []
+        q3: list[float] = []
         for b in range(low, len(series[0])):
             values = sorted(s[b] for s in series if s[b] is not None)
             if values:
                 xs.append(b)
-                ys.append(values[len(values) // 2])
-        axes.plot(xs, ys, label=policy)
+                mid.append(_quantile(values, 0.5))
+                q1.append(_quantile(values, 0.25))
+                q3.append(_quantile(values, 0.75))
+        out[policy] = (xs, mid, q1, q3)
+    return out
+
+
+def figure(runs: Sequence[dict[str, Any]], low: int = 75) -> Any:
+    """The matplotlib Figure: unallocated GPU % against arrived workload, one line per policy
+    (the median over its seeds) and a band between the 25th and 75th percentiles."""
+    try:
+        importlib.import_module("matplotlib").use("Agg")
+        plt: Any = importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        raise SystemExit("--plot needs matplotlib: install kubesched-gpushare[plot]") from None
+    fig, axes = plt.subplots(figsize=(6, 4), dpi=100)
+    seeds = len({r["seed"] for r in runs})
+    for policy, (xs, mid, q1, q3) in bands(runs, low).items():
+        (line,) = axes.plot(xs, mid, label=policy)
+        axes.fill_between(xs, q1, q3, color=line.get_color(), alpha=0.2, linewidth=0)
     axes.set_xlabel("arrived workload (% of GPU capacity)")
     axes.set_ylabel("unallocated GPU (%)")
+    axes.set_title(f"median over {seeds} seed(s), band: 25th-75th percentile", fontsize=9)
+    axes.grid(alpha=0.3)
     axes.legend()
-    figure.tight_layout()
-    figure.savefig(path)
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+def plot(path: Path, runs: Sequence[dict[str, Any]], low: int = 75) -> None:
+    """Write `figure(runs)` to `path` as a PNG."""
+    figure(runs, low).savefig(path, format="png")
 
 
 def per_gpu(results: Sequence[ReplayResult]) -> list[dict[str, Any]]:

@@ -18,6 +18,13 @@ POLICIES = {
     "fgd": "FGDScore",
 }
 """Short policy names (as in the study's figures) -> score plugin."""
+
+
+def distribution(policy: str) -> str:
+    """The distribution that brings the policy's score plugin."""
+    return f"kubesched-gpushare-{policy}"
+
+
 WEIGHT = 1000
 
 

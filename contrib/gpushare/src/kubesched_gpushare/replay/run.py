@@ -23,6 +23,7 @@ from kubesched.scheduler.loop import next_pod
 from kubesched.scheduler.outcome import SCHEDULED
 from kubesched_gpushare.frag import TypicalPod, node_fragment
 from kubesched_gpushare.replay.profiles import policy_config
+from kubesched_gpushare.replay.ties import TIES, TIES_FIRST, TIES_RANDOM, FirstInOrder, node_order
 from kubesched_gpushare.replay.trace import TracePod, to_pod
 from kubesched_gpushare.resources import GPU_INDEX, GPU_MODEL, MILLI, node_gpu_count
 
@@ -85,8 +86,10 @@ def replay(
     policy: str,
     workload: Sequence[TypicalPod],
     seed: int,
+    ties: str = TIES_FIRST,
 ) -> ReplayResult:
-    """Submit `pods` in order to a scheduler running `policy`; see the module docstring."""
+    """Submit `pods` in order to a scheduler running `policy`; see the module docstring.
+    `ties`: how a tie between the best nodes is broken (see `ties`)."""
     registry = default_registry()
     config = json.dumps(
         {
@@ -98,6 +101,11 @@ def replay(
     cfg, profiles = parse_profiles(config, registry, source=f"{policy} profile")
     cluster = InMemoryCluster(nodes=nodes, pods=())
     sched = build_simulation(cfg, registry, cluster, profiles=profiles, seed=seed).scheduler
+    if ties == TIES_FIRST:
+        order = node_order([n.name for n in nodes], seed)
+        sched.algorithm = FirstInOrder.replacing(sched.algorithm, order)
+    elif ties != TIES_RANDOM:
+        raise ValueError(f"ties: {ties!r} is not one of {', '.join(TIES)}")
     mirror = _Mirror(nodes, workload)
     result = ReplayResult(policy, seed, sum(len(f) for f in mirror.free.values()) * MILLI)
     arrived = allocated = 0

@@ -18,8 +18,8 @@ from kubesched.api import Pod
 from kubesched.errors import PluginError
 from kubesched.framework import MAX_NODE_SCORE, CycleState, Handle, NodeInfo, NodeTable, Status
 from kubesched_gpushare.devices import device_free
-from kubesched_gpushare.policies.common import read_request
 from kubesched_gpushare.resources import fitting
+from kubesched_gpushare.scoring import read_request
 from kubesched_gpushare.state import choose
 
 PICK_KEY = "PreScoreRandomScore"

@@ -24,12 +24,12 @@ from kubesched.api import Pod
 from kubesched.errors import PluginError
 from kubesched.framework import CycleState, Handle, NodeInfo, NodeTable, Status
 from kubesched_gpushare.frag import TypicalPod, target_workload
-from kubesched_gpushare.policies.common import node_view, pod_cpu, read_request
-from kubesched_gpushare.policies.fgd_args import FGDScoreArgs
-from kubesched_gpushare.policies.fgd_batch import batch_scores
-from kubesched_gpushare.policies.fgd_kernel import score_node
 from kubesched_gpushare.resources import GpuRequestError, gpu_request
+from kubesched_gpushare.scoring import node_view, pod_cpu, read_request
 from kubesched_gpushare.state import choose, choose_many
+from kubesched_gpushare_fgd.args import FGDScoreArgs
+from kubesched_gpushare_fgd.batch import batch_scores
+from kubesched_gpushare_fgd.kernel import score_node
 
 
 class FGDScore:

@@ -16,7 +16,7 @@ from kubesched import hookimpl
 from kubesched.api import Pod
 from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
 from kubesched_gpushare.devices import total_free
-from kubesched_gpushare.policies.common import (
+from kubesched_gpushare.scoring import (
     MAX_SPEC_CPU,
     MAX_SPEC_GPU,
     cpu_free_column,

@@ -1,4 +1,5 @@
-"""What every policy reads of a node: free milli per GPU, free CPU, GPU model."""
+"""What the score policies (their own distributions) read of a node and a pod: free milli
+per GPU, free CPU, GPU model, the pod's request; and the study's normalisers."""
 
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ from kubesched.api import CPU
 from kubesched.framework import NodeInfo, NodeTable
 from kubesched_gpushare.devices import MAX_GPUS, free_by_index, gpu_counts, gpu_models
 from kubesched_gpushare.frag import TypicalPod, fragments, node_fragment
-from kubesched_gpushare.policies.common import node_view
-from kubesched_gpushare.policies.fgd_kernel import frag_scores, score_node
 from kubesched_gpushare.resources import MILLI, GpuRequest
+from kubesched_gpushare.scoring import node_view
+from kubesched_gpushare_fgd.kernel import frag_scores, score_node
 
 
 def _before_column(

@@ -21,13 +21,13 @@ from kubesched import hookimpl
 from kubesched.api import Pod
 from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
 from kubesched_gpushare.devices import total_free
-from kubesched_gpushare.policies.common import (
+from kubesched_gpushare.resources import GpuRequest, GpuRequestError, gpu_request
+from kubesched_gpushare.scoring import (
     MAX_SPEC_GPU,
     node_view,
     read_request,
     request_or_raise,
 )
-from kubesched_gpushare.resources import GpuRequest, GpuRequestError, gpu_request
 
 
 def gpu_class(request: GpuRequest) -> str:

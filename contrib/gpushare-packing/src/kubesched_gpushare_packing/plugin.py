@@ -19,8 +19,8 @@ from kubesched import hookimpl
 from kubesched.api import Pod
 from kubesched.framework import CycleState, NodeInfo, NodeTable, Status
 from kubesched_gpushare.devices import device_free, fully_free
-from kubesched_gpushare.policies.common import node_view, read_request, request_or_raise
 from kubesched_gpushare.resources import MILLI, GpuRequest
+from kubesched_gpushare.scoring import node_view, read_request, request_or_raise
 
 
 def packing_score(free: tuple[int, ...], request: GpuRequest) -> int | None:

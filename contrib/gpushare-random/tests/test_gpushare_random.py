@@ -1,0 +1,53 @@
+"""RandomScore: one feasible node gets the maximum; the batch form equals the per-node one."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubesched.testing import PluginHarness, assert_batch_agrees
+from kubesched_gpushare.testing import (
+    gpu_node,
+    gpu_pod,
+    listed_plugin,
+    random_cluster,
+    random_gpu_pod,
+)
+from kubesched_gpushare_random import RandomScore
+
+
+def test_random_gives_one_feasible_node_the_maximum() -> None:
+    nodes = [gpu_node(f"n{i}", 2) for i in range(5)]
+    scores = PluginHarness(RandomScore, nodes=nodes).score(gpu_pod("p"), normalize=False)
+    assert sorted(scores.values()) == [0, 0, 0, 0, 100]
+
+
+def test_every_node_gets_drawn_over_many_cycles() -> None:
+    nodes = [gpu_node(f"n{i}", 2) for i in range(4)]
+    harness = PluginHarness(RandomScore, nodes=nodes)
+    winners = set()
+    for _ in range(60):
+        harness.new_cycle()
+        scores = harness.score(gpu_pod("p"), normalize=False)
+        winners.add(max(scores, key=lambda n: scores[n]))
+    assert winners == {"n0", "n1", "n2", "n3"}
+
+
+def test_listed_as_its_own_out_of_tree_distribution() -> None:
+    entry = listed_plugin("RandomScore")
+    assert (entry["distribution"], entry["source"], entry["loaded"]) == (
+        "kubesched-gpushare-random",
+        "out-of-tree",
+        True,
+    )
+    assert entry["extensionPoints"] == ["PreScore", "Score"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_score_batch_agrees_with_score(seed: int) -> None:
+    rng = random.Random(seed)
+    nodes, running = random_cluster(rng)
+    assert_batch_agrees(RandomScore, random_gpu_pod(rng), nodes, pods=running)
