@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -131,12 +132,16 @@ def test_the_command_reports_a_missing_trace(
     assert "openb_node_list_gpu_node.csv" in capsys.readouterr().err
 
 
+# The trace lives beside the checkout (../shared/data/openb) unless OPENB_DATA names it.
+TRACE = Path(os.environ.get("OPENB_DATA", Path(__file__).parents[3] / "../shared/data/openb"))
+
+
 @pytest.mark.skipif(
-    not Path("/work/shared/data/openb/openb_pod_list_default.csv").exists(),
+    not (TRACE / "openb_pod_list_default.csv").exists(),
     reason="the OpenB trace is not on this machine",
 )
 def test_the_real_trace_has_the_documented_shape() -> None:
-    folder = Path("/work/shared/data/openb")
+    folder = TRACE
     nodes = read_nodes(folder / "openb_node_list_gpu_node.csv")
     pods = read_pods(folder / "openb_pod_list_default.csv")
     assert len(nodes) == 1213
