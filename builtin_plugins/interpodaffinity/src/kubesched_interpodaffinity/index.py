@@ -1,0 +1,155 @@
+"""ClusterIndex: the snapshot's pods summarised per node once per change, not walked once
+per cycle.
+
+Two sparse maps, kept current across cycles by re-reading only the table rows
+whose NodeInfo generation moved:
+
+- `terms`: each existing pod's own affinity terms, keyed by (kind, interned term),
+  to {row: value}: how many pods on the row carry that required term, or the summed
+  weight of that preferred term;
+- `groups`: every pod, keyed by its (namespace, labels), to {row: pods}.
+
+A cycle then asks each distinct term or group once whether it selects (or is
+selected by) the incoming pod, instead of asking every pod.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from kubesched.api import Pod
+from kubesched.framework import AffinityTerm, NodeInfo, NodeTable
+
+REQUIRED_AFFINITY = 0
+REQUIRED_ANTI_AFFINITY = 1
+PREFERRED_AFFINITY = 2
+PREFERRED_ANTI_AFFINITY = 3
+
+TermKey = tuple[int, AffinityTerm]
+"""(kind, term): one of the four kinds above and the (interned) term."""
+GroupKey = tuple[str, frozenset[tuple[str, str]]]
+"""(namespace, labels) of a pod: what a term's match depends on."""
+RowValues = dict[int, int]
+"""table row -> count or summed weight; rows without any are left out."""
+
+GENERATION_COLUMN = "InterPodAffinity/generation"
+
+
+def _generation(node_info: NodeInfo) -> int:
+    return node_info.generation
+
+
+def term_summary(node_info: NodeInfo) -> dict[TermKey, int]:
+    """The node's pods' own terms: required ones counted, preferred ones' weights summed."""
+    out: dict[TermKey, int] = {}
+    if node_info.node is None:
+        return out
+    for pod_info in node_info.pods_with_affinity:
+        terms = pod_info.affinity_terms
+        for kind, required in (
+            (REQUIRED_AFFINITY, terms.required_affinity),
+            (REQUIRED_ANTI_AFFINITY, terms.required_anti_affinity),
+        ):
+            for term in required:
+                key = (kind, term)
+                out[key] = out.get(key, 0) + 1
+        for kind, preferred in (
+            (PREFERRED_AFFINITY, terms.preferred_affinity),
+            (PREFERRED_ANTI_AFFINITY, terms.preferred_anti_affinity),
+        ):
+            for weighted in preferred:
+                key = (kind, weighted.term)
+                out[key] = out.get(key, 0) + weighted.weight
+    return out
+
+
+def group_summary(node_info: NodeInfo) -> tuple[dict[GroupKey, int], dict[GroupKey, Pod]]:
+    """How many of the node's pods share each (namespace, labels), and one pod of each."""
+    counts: dict[GroupKey, int] = {}
+    members: dict[GroupKey, Pod] = {}
+    if node_info.node is None:
+        return counts, members
+    for pod_info in node_info.pods:
+        meta = pod_info.pod.metadata
+        key = (meta.namespace, frozenset(meta.labels.items()))
+        counts[key] = counts.get(key, 0) + 1
+        members.setdefault(key, pod_info.pod)
+    return counts, members
+
+
+class ClusterIndex:
+    """The terms and groups of the pods of one NodeTable, synced on demand."""
+
+    __slots__ = (
+        "_generations",
+        "_row_groups",
+        "_row_terms",
+        "_table",
+        "groups",
+        "members",
+        "terms",
+    )
+
+    def __init__(self) -> None:
+        self._table: NodeTable | None = None
+        self._generations: NDArray[np.int64] = np.empty(0, dtype=np.int64)
+        self._row_terms: list[dict[TermKey, int]] = []
+        self._row_groups: list[dict[GroupKey, int]] = []
+        self.terms: dict[TermKey, RowValues] = {}
+        self.groups: dict[GroupKey, RowValues] = {}
+        self.members: dict[GroupKey, Pod] = {}
+
+    def sync(self, table: NodeTable) -> None:
+        """Bring the maps up to date with `table`: only rows whose generation moved are
+        read again; a different table (nodes came or went) is read whole."""
+        generations = table.column(GENERATION_COLUMN, _generation, np.int64)
+        if table is not self._table or len(generations) != len(self._generations):
+            self._reset(len(table))
+            rows: list[int] = list(range(len(table)))
+        else:
+            rows = np.flatnonzero(generations != self._generations).tolist()
+        infos = table.node_infos
+        for row in rows:
+            self._replace(row, infos[row])
+        self._table = table
+        self._generations = generations.copy()
+
+    def _reset(self, size: int) -> None:
+        self._row_terms = [{} for _ in range(size)]
+        self._row_groups = [{} for _ in range(size)]
+        self.terms = {}
+        self.groups = {}
+        self.members = {}
+
+    def _replace(self, row: int, node_info: NodeInfo) -> None:
+        for term_key in self._row_terms[row]:
+            by_row = self.terms[term_key]
+            del by_row[row]
+            if not by_row:
+                del self.terms[term_key]
+        for group_key in self._row_groups[row]:
+            by_row = self.groups[group_key]
+            del by_row[row]
+            if not by_row:
+                del self.groups[group_key], self.members[group_key]
+        terms = term_summary(node_info)
+        for term_key, value in terms.items():
+            self.terms.setdefault(term_key, {})[row] = value
+        groups, members = group_summary(node_info)
+        for group_key, count in groups.items():
+            self.groups.setdefault(group_key, {})[row] = count
+            self.members.setdefault(group_key, members[group_key])
+        self._row_terms[row] = terms
+        self._row_groups[row] = groups
+
+    def groups_matching(self, terms: Sequence[AffinityTerm]) -> list[RowValues]:
+        """The rows of the pod groups that every one of `terms` selects (the terms'
+        namespaceSelectors merged already)."""
+        return [
+            self.groups[key]
+            for key, pod in self.members.items()
+            if all(term.matches(pod) for term in terms)
+        ]
