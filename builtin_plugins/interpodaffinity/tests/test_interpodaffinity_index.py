@@ -5,6 +5,8 @@ while one index is kept; and the batch forms agree with Filter and Score there."
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from kubesched.api import LabelSelector, Namespace, Node, ObjectMeta, Pod, PodAf
 from kubesched.framework import NodeTable, pod_affinity_terms
 from kubesched.testing import PluginHarness, assert_batch_agrees
 from kubesched_interpodaffinity import InterPodAffinity, InterPodAffinityArgs, columns, from_index
+from kubesched_interpodaffinity import index as index_module
 from kubesched_interpodaffinity.filtering import PreFilterState
 from kubesched_interpodaffinity.filtering import pre_filter_state as reference_pre_filter
 from kubesched_interpodaffinity.index import ClusterIndex
@@ -104,6 +107,10 @@ def _assert_states_agree(
     want = reference_pre_filter(incoming, compiled, table, NAMESPACES)
     got = from_index.pre_filter_state(incoming, compiled, table, index, NAMESPACES)
     assert _filter_counts(got) == _filter_counts(want)
+    if got is not None and got.positive is not None:
+        from_flags = columns.filter_mask(table, got)
+        got.positive = None
+        assert columns.filter_mask(table, got).tolist() == from_flags.tolist()
     reference = topology_score(incoming, compiled, table, NAMESPACES, args)
     fast = from_index.pre_score_state(incoming, compiled, table, index, NAMESPACES, args)
     assert (fast is None) == (reference is None)
@@ -133,6 +140,19 @@ def test_index_states_equal_the_reference_walks(data: st.DataObject) -> None:
     existing = data.draw(pods(names, data.draw(st.integers(0, 10))))
     (incoming,) = data.draw(pods([], 1))
     args = InterPodAffinityArgs(data.draw(st.integers(0, 3)), data.draw(st.booleans()))
+    dense_after = data.draw(st.sampled_from((index_module.DENSE_AFTER, 0, 1)))
+    with patch.object(index_module, "DENSE_AFTER", dense_after):
+        _index_states(data, cluster_nodes, existing, incoming, args)
+
+
+def _index_states(
+    data: st.DataObject,
+    cluster_nodes: list[Node],
+    existing: list[Pod],
+    incoming: Pod,
+    args: InterPodAffinityArgs,
+) -> None:
+    names = [n.metadata.name for n in cluster_nodes]
     harness = PluginHarness(
         InterPodAffinity, nodes=cluster_nodes, pods=existing, namespaces=NAMESPACES
     )

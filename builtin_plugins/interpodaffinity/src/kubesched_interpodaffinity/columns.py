@@ -25,33 +25,48 @@ def _positive_codes(counts: TopologyCounts) -> dict[str, list[int]]:
     return out
 
 
-def _in_domains(table: NodeTable, key: str, codes: list[int]) -> NDArray[np.bool_]:
-    """True where the node's domain of `key` is one of `codes`."""
-    row_codes = domains.codes(table, key)
-    hit = np.zeros(domains.size(key) + 1, dtype=np.bool_)
-    hit[codes] = True
-    return domains.lookup(hit, row_codes)
+def _in_domains(table: NodeTable, key: str, hit: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """True where the node's domain of `key` is flagged in `hit` (one flag per code)."""
+    return domains.lookup(hit, domains.codes(table, key))
+
+
+def _positive(state: PreFilterState, name: str) -> dict[str, NDArray[np.bool_]]:
+    """The flags per domain code of the count `name`, from PreFilter's or from the counts."""
+    if state.positive is not None:
+        return state.positive[name]
+    counts: TopologyCounts = getattr(state, name)
+    out = {}
+    for key, codes in _positive_codes(counts).items():
+        hit = np.zeros(domains.size(key) + 1, dtype=np.bool_)
+        hit[codes] = True
+        out[key] = hit
+    return out
+
+
+def _none(key: str) -> NDArray[np.bool_]:
+    return np.zeros(domains.size(key) + 1, dtype=np.bool_)
 
 
 def filter_mask(table: NodeTable, state: PreFilterState) -> NDArray[np.bool_]:
     """True where Filter passes the node."""
     mask = np.ones(len(table), dtype=np.bool_)
     if state.affinity_terms:
-        positive = _positive_codes(state.affinity)
+        positive = _positive(state, "affinity")
         present = np.ones(len(table), dtype=np.bool_)
         exist = np.ones(len(table), dtype=np.bool_)
         for term in state.affinity_terms:
             key = term.topology_key
             present &= domains.codes(table, key) >= 0
-            exist &= _in_domains(table, key, positive.get(key, []))
+            exist &= _in_domains(table, key, positive.get(key, _none(key)))
         first = not state.affinity and matches_all(state.affinity_terms, state.pod)
         mask &= present & (exist | first)
     if state.anti_affinity:
-        positive = _positive_codes(state.anti_affinity)
+        positive = _positive(state, "anti_affinity")
         for key in {term.topology_key for term in state.anti_affinity_terms}:
-            mask &= ~_in_domains(table, key, positive.get(key, []))
-    for key, codes in _positive_codes(state.existing_anti_affinity).items():
-        mask &= ~_in_domains(table, key, codes)
+            mask &= ~_in_domains(table, key, positive.get(key, _none(key)))
+    if state.existing_anti_affinity:
+        for key, hit in _positive(state, "existing_anti_affinity").items():
+            mask &= ~_in_domains(table, key, hit)
     return mask
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kubesched.framework import NodeInfo, NodeTable
-from kubesched_interpodaffinity.index import RowValues
+from kubesched_interpodaffinity.index import RowMap
 
 T = TypeVar("T", bound=np.generic)
 
@@ -53,13 +53,18 @@ def size(key: str) -> int:
 
 
 def row_weights(
-    rows: int, parts: Iterable[tuple[RowValues, int]]
+    rows: int, parts: Iterable[tuple[RowMap, int]]
 ) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
     """Per row, the sum of `values[row] * factor` over `parts`; and the rows any part has
     (a sum may cancel out to 0 where terms did match)."""
     out = np.zeros(rows, dtype=np.int64)
     touched = np.zeros(rows, dtype=np.bool_)
-    for values, factor in parts:
+    for row_map, factor in parts:
+        if row_map.dense is not None and row_map.present is not None:
+            out += row_map.dense * factor
+            touched |= row_map.present
+            continue
+        values = row_map.values
         at = np.fromiter(values.keys(), dtype=np.intp, count=len(values))
         found = np.fromiter(values.values(), dtype=np.int64, count=len(values))
         out[at] += found * factor

@@ -9,34 +9,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
+
 from kubesched.api import Namespace, Pod
 from kubesched.framework import NodeTable, PodAffinityTerms
 from kubesched_interpodaffinity import domains
 from kubesched_interpodaffinity.args import InterPodAffinityArgs
 from kubesched_interpodaffinity.counts import TopologyCounts
-from kubesched_interpodaffinity.filtering import PreFilterState
+from kubesched_interpodaffinity.filtering import PositiveDomains, PreFilterState
 from kubesched_interpodaffinity.index import (
     PREFERRED_AFFINITY,
     REQUIRED_AFFINITY,
     REQUIRED_ANTI_AFFINITY,
     ClusterIndex,
-    RowValues,
+    RowMap,
 )
 from kubesched_interpodaffinity.namespaces import merge_preferred, merge_required, namespace_labels
 from kubesched_interpodaffinity.scoring import PreScoreState
 
-Parts = dict[str, list[tuple[RowValues, int]]]
+Parts = dict[str, list[tuple[RowMap, int]]]
 """topology key -> (rows with values, factor) to sum in that key's domains."""
 
 
-def _count(table: NodeTable, parts: Parts, into: TopologyCounts) -> None:
-    """Sum `parts` per topology pair into `into` (positive sums only)."""
+def _count(
+    table: NodeTable, parts: Parts, into: TopologyCounts, positive: dict[str, NDArray[np.bool_]]
+) -> None:
+    """Sum `parts` per topology pair into `into` (positive sums only), and flag the
+    domain codes with a positive sum per key in `positive`."""
     for key, found in parts.items():
         row_codes = domains.codes(table, key)
         weights, rows = domains.row_weights(len(table), found)
         totals = domains.per_domain(key, row_codes, weights, rows)
         for domain, count in domains.nonzero_domains(key, totals):
             into[(key, domain)] = count
+        positive[key] = totals > 0
 
 
 def pre_filter_state(
@@ -65,18 +72,20 @@ def pre_filter_state(
     for term, rows in anti:
         if term.matches(pod, labels):
             existing.setdefault(term.topology_key, []).append((rows, 1))
-    _count(table, existing, state.existing_anti_affinity)
+    positive: PositiveDomains = {"existing_anti_affinity": {}, "affinity": {}, "anti_affinity": {}}
+    _count(table, existing, state.existing_anti_affinity, positive["existing_anti_affinity"])
     if state.affinity_terms:
         matching = index.groups_matching(state.affinity_terms)
         affinity: Parts = {}
         for term in state.affinity_terms:
             affinity.setdefault(term.topology_key, []).extend((rows, 1) for rows in matching)
-        _count(table, affinity, state.affinity)
+        _count(table, affinity, state.affinity, positive["affinity"])
     anti_affinity: Parts = {}
     for term in state.anti_affinity_terms:
         found = [(rows, 1) for rows in index.groups_matching((term,))]
         anti_affinity.setdefault(term.topology_key, []).extend(found)
-    _count(table, anti_affinity, state.anti_affinity)
+    _count(table, anti_affinity, state.anti_affinity, positive["anti_affinity"])
+    state.positive = positive
     return state
 
 

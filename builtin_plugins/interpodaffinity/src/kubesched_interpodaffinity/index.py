@@ -32,8 +32,44 @@ TermKey = tuple[int, AffinityTerm]
 """(kind, term): one of the four kinds above and the (interned) term."""
 GroupKey = tuple[str, frozenset[tuple[str, str]]]
 """(namespace, labels) of a pod: what a term's match depends on."""
-RowValues = dict[int, int]
-"""table row -> count or summed weight; rows without any are left out."""
+DENSE_AFTER = 64
+"""A RowMap with more rows than this keeps a dense copy too."""
+
+
+class RowMap:
+    """table row -> count or summed weight of one term or group (rows without any are
+    left out); past DENSE_AFTER rows also as dense columns, so a cycle reads it without
+    converting a large dict."""
+
+    __slots__ = ("dense", "present", "size", "values")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: dict[int, int] = {}
+        self.dense: NDArray[np.int64] | None = None
+        self.present: NDArray[np.bool_] | None = None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def set(self, row: int, value: int) -> None:
+        self.values[row] = value
+        if self.dense is not None and self.present is not None:
+            self.dense[row] = value
+            self.present[row] = True
+        elif len(self.values) > DENSE_AFTER:
+            rows = np.fromiter(self.values.keys(), dtype=np.intp, count=len(self.values))
+            self.dense = np.zeros(self.size, dtype=np.int64)
+            self.dense[rows] = np.fromiter(self.values.values(), np.int64, len(self.values))
+            self.present = np.zeros(self.size, dtype=np.bool_)
+            self.present[rows] = True
+
+    def drop(self, row: int) -> None:
+        del self.values[row]
+        if self.dense is not None and self.present is not None:
+            self.dense[row] = 0
+            self.present[row] = False
+
 
 GENERATION_COLUMN = "InterPodAffinity/generation"
 
@@ -98,8 +134,8 @@ class ClusterIndex:
         self._generations: NDArray[np.int64] = np.empty(0, dtype=np.int64)
         self._row_terms: list[dict[TermKey, int]] = []
         self._row_groups: list[dict[GroupKey, int]] = []
-        self.terms: dict[TermKey, RowValues] = {}
-        self.groups: dict[GroupKey, RowValues] = {}
+        self.terms: dict[TermKey, RowMap] = {}
+        self.groups: dict[GroupKey, RowMap] = {}
         self.members: dict[GroupKey, Pod] = {}
 
     def sync(self, table: NodeTable) -> None:
@@ -127,25 +163,32 @@ class ClusterIndex:
     def _replace(self, row: int, node_info: NodeInfo) -> None:
         for term_key in self._row_terms[row]:
             by_row = self.terms[term_key]
-            del by_row[row]
+            by_row.drop(row)
             if not by_row:
                 del self.terms[term_key]
         for group_key in self._row_groups[row]:
             by_row = self.groups[group_key]
-            del by_row[row]
+            by_row.drop(row)
             if not by_row:
                 del self.groups[group_key], self.members[group_key]
+        size = len(self._row_terms)
         terms = term_summary(node_info)
         for term_key, value in terms.items():
-            self.terms.setdefault(term_key, {})[row] = value
+            found = self.terms.get(term_key)
+            if found is None:
+                found = self.terms[term_key] = RowMap(size)
+            found.set(row, value)
         groups, members = group_summary(node_info)
         for group_key, count in groups.items():
-            self.groups.setdefault(group_key, {})[row] = count
-            self.members.setdefault(group_key, members[group_key])
+            found = self.groups.get(group_key)
+            if found is None:
+                found = self.groups[group_key] = RowMap(size)
+                self.members[group_key] = members[group_key]
+            found.set(row, count)
         self._row_terms[row] = terms
         self._row_groups[row] = groups
 
-    def groups_matching(self, terms: Sequence[AffinityTerm]) -> list[RowValues]:
+    def groups_matching(self, terms: Sequence[AffinityTerm]) -> list[RowMap]:
         """The rows of the pod groups that every one of `terms` selects (the terms'
         namespaceSelectors merged already)."""
         return [
