@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from itertools import repeat
 from typing import TypeVar
 
 import numpy as np
@@ -84,11 +85,12 @@ def per_domain(
     return totals
 
 
-def nonzero_domains(key: str, totals: NDArray[np.int64]) -> list[tuple[str, int]]:
-    """(domain, total) for every domain whose total is not 0."""
+def nonzero_domains(key: str, totals: NDArray[np.int64]) -> dict[tuple[str, str], int]:
+    """{(key, domain): total} for every domain whose total is not 0."""
     names = _names.get(key, [])
     found = np.flatnonzero(totals[:-1])
-    return list(zip([names[i] for i in found.tolist()], totals[found].tolist(), strict=True))
+    pairs = zip(repeat(key), map(names.__getitem__, found.tolist()))
+    return dict(zip(pairs, totals[found].tolist(), strict=True))
 
 
 def lookup(totals: NDArray[T], row_codes: NDArray[np.int64]) -> NDArray[T]:

@@ -41,8 +41,7 @@ def _count(
         row_codes = domains.codes(table, key)
         weights, rows = domains.row_weights(len(table), found)
         totals = domains.per_domain(key, row_codes, weights, rows)
-        for domain, count in domains.nonzero_domains(key, totals):
-            into[(key, domain)] = count
+        into.update(domains.nonzero_domains(key, totals))
         positive[key] = totals > 0
 
 
