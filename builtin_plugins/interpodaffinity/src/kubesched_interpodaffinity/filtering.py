@@ -89,7 +89,8 @@ def pre_filter_state(
     namespaces: Sequence[Namespace],
 ) -> PreFilterState | None:
     """Count, over the snapshot's nodes, the existing pods that matter to `pod`; None when
-    the pod has no required terms and no pod has required anti-affinity."""
+    the pod has no required terms and no pod has required anti-affinity. Walks every pod
+    that can matter: the reference for `from_index.pre_filter_state`."""
     anti_nodes = with_required_anti_affinity_pods(table)
     if not (anti_nodes or terms.required_affinity or terms.required_anti_affinity):
         return None
