@@ -26,6 +26,10 @@ from kubesched_interpodaffinity.index import (
     RowMap,
 )
 from kubesched_interpodaffinity.namespaces import merge_preferred, merge_required, namespace_labels
+from kubesched_interpodaffinity.rows import (
+    any_pods_scoring_others,
+    any_required_anti_affinity_pods,
+)
 from kubesched_interpodaffinity.scoring import PreScoreState
 
 Parts = dict[str, list[tuple[RowMap, int]]]
@@ -52,7 +56,11 @@ def pre_filter_state(
     index: ClusterIndex,
     namespaces: Sequence[Namespace],
 ) -> PreFilterState | None:
-    """What `filtering.pre_filter_state` computes, from `index` (synced to `table` here)."""
+    """What `filtering.pre_filter_state` computes, from `index` (synced to `table` here
+    unless neither the pod nor any existing pod has required terms that matter)."""
+    own = terms.required_affinity or terms.required_anti_affinity
+    if not own and not any_required_anti_affinity_pods(table):
+        return None
     index.sync(table)
     anti = [(t, rows) for (kind, t), rows in index.terms.items() if kind == REQUIRED_ANTI_AFFINITY]
     if not (anti or terms.required_affinity or terms.required_anti_affinity):
@@ -96,9 +104,12 @@ def pre_score_state(
     namespaces: Sequence[Namespace],
     args: InterPodAffinityArgs,
 ) -> PreScoreState | None:
-    """What `scoring.pre_score_state` computes, from `index` (synced to `table` here)."""
+    """What `scoring.pre_score_state` computes, from `index` (synced to `table` here
+    unless nothing can score)."""
     has_preferred = bool(terms.preferred_affinity or terms.preferred_anti_affinity)
     if args.ignore_preferred_terms_of_existing_pods and not has_preferred:
+        return None
+    if not (has_preferred or any_pods_scoring_others(table)):
         return None
     index.sync(table)
     labels = namespace_labels(namespaces, pod.metadata.namespace)

@@ -144,14 +144,14 @@ class ClusterIndex:
         generations = table.column(GENERATION_COLUMN, _generation, np.int64)
         if table is not self._table or len(generations) != len(self._generations):
             self._reset(len(table))
-            rows: list[int] = list(range(len(table)))
+            self._table, self._generations = table, generations.copy()
+            changed: list[int] = list(range(len(table)))
         else:
-            rows = np.flatnonzero(generations != self._generations).tolist()
+            changed = np.flatnonzero(generations != self._generations).tolist()
+            self._generations[changed] = generations[changed]
         infos = table.node_infos
-        for row in rows:
+        for row in changed:
             self._replace(row, infos[row])
-        self._table = table
-        self._generations = generations.copy()
 
     def _reset(self, size: int) -> None:
         self._row_terms = [{} for _ in range(size)]
