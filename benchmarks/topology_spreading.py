@@ -8,7 +8,7 @@ one zone constraint (maxSkew 5, selector `color: blue`): DoNotSchedule for
 TopologySpreading, ScheduleAnyway for PreferredTopologySpreading. The default
 profile; only the measured pods are timed.
 
-    uv run python benchmarks/topology_spreading.py            # 500 and 5,000 nodes
+    uv run python benchmarks/topology_spreading.py            # upstream's 500 and 5,000-node shapes
     uv run python benchmarks/topology_spreading.py --quick    # small enough for CI
 
 Prints JSON and writes it to benchmarks/results/topology_spreading.json.
@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _measure import measure, write_report
+from _measure import measure, median_of, write_report
 from attrs import evolve, frozen
 from scheduling_basic import make_node, make_pod
 
@@ -41,17 +41,25 @@ class Workload:
     when_unsatisfiable: str
 
 
-def _both(nodes: int, init: int, measured: int) -> list[Workload]:
+def _both(name: str, nodes: int, init: int, measured: int) -> list[Workload]:
     return [
-        Workload(f"TopologySpreading/{nodes}Nodes", nodes, init, measured, "DoNotSchedule"),
-        Workload(
-            f"PreferredTopologySpreading/{nodes}Nodes", nodes, init, measured, "ScheduleAnyway"
-        ),
+        Workload(f"TopologySpreading/{name}", nodes, init, measured, "DoNotSchedule"),
+        Workload(f"PreferredTopologySpreading/{name}", nodes, init, measured, "ScheduleAnyway"),
     ]
 
 
-FULL = [*_both(500, 1000, 1000), *_both(5000, 5000, 2000)]
-QUICK = _both(100, 200, 300)
+FULL = [
+    *_both("500Nodes", 500, 1000, 1000),
+    *_both("5000Nodes", 5000, 5000, 2000),
+    *_both("5000Nodes_5000Pods", 5000, 5000, 5000),
+]
+QUICK = _both("100Nodes", 100, 200, 300)
+UPSTREAM_THRESHOLDS = {
+    "TopologySpreading/5000Nodes_5000Pods": 460,
+    "PreferredTopologySpreading/5000Nodes_5000Pods": 340,
+}
+"""scheduler_perf's thresholds (pods/s, Average) for these shapes
+(topology_spreading/performance-config)."""
 
 
 def zoned_node(i: int) -> Node:
@@ -74,15 +82,17 @@ def spreading_pod(i: int, when_unsatisfiable: str) -> Pod:
     )
 
 
-def run(workload: Workload) -> dict[str, Any]:
-    return measure(
+def run(workload: Workload, profile: bool = False) -> dict[str, Any]:
+    result = measure(
         workload.name,
         [zoned_node(i) for i in range(workload.nodes)],
         [make_pod("init", i) for i in range(workload.init_pods)],
         lambda: (
             spreading_pod(i, workload.when_unsatisfiable) for i in range(workload.measured_pods)
         ),
+        profile=profile,
     )
+    return {**result, "upstream_threshold": UPSTREAM_THRESHOLDS.get(workload.name)}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -90,9 +100,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true", help="small workloads, for CI")
     parser.add_argument("--only", default="", help="run the workloads whose name contains this")
     parser.add_argument("--output", type=Path, default=RESULTS, help="where to write the JSON")
+    parser.add_argument("--profile", action="store_true", help="add cProfile's top entries")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per workload (median)")
     args = parser.parse_args(argv)
-    workloads = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
-    return write_report("topology_spreading", args.output, workloads=[run(w) for w in workloads])
+    selected = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
+    workloads = [median_of(lambda w=w: run(w, args.profile), args.repeat) for w in selected]
+    return write_report("topology_spreading", args.output, repeat=args.repeat, workloads=workloads)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 from attrs import define
+from numpy.typing import NDArray
 
 from kubesched.api import Namespace, Node, Pod
 from kubesched.framework import AffinityTerm, NodeTable, PodAffinityTerms, PodInfo
@@ -21,6 +23,8 @@ from kubesched_interpodaffinity.counts import (
 )
 from kubesched_interpodaffinity.namespaces import merge_required, namespace_labels
 from kubesched_interpodaffinity.rows import with_pods_and_label, with_required_anti_affinity_pods
+
+PositiveDomains = dict[str, dict[str, NDArray[np.bool_]]]
 
 REASON_AFFINITY = "node(s) didn't match pod affinity rules"
 REASON_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules"
@@ -40,6 +44,10 @@ class PreFilterState:
     existing_anti_affinity: TopologyCounts
     affinity: TopologyCounts
     anti_affinity: TopologyCounts
+    positive: PositiveDomains | None = None
+    """The same counts as domain codes with a positive count, for the batch form: count
+    name ("existing_anti_affinity", ...) -> topology key -> a flag per code (and a
+    trailing False). Dropped when AddPod or RemovePod changes the counts."""
 
     def clone(self) -> PreFilterState:
         return PreFilterState(
@@ -50,6 +58,7 @@ class PreFilterState:
             self.existing_anti_affinity.copy(),
             self.affinity.copy(),
             self.anti_affinity.copy(),
+            self.positive,
         )
 
     def is_trivial(self) -> bool:
@@ -58,6 +67,7 @@ class PreFilterState:
 
     def update_with_pod(self, pod_info: PodInfo, node: Node, value: int) -> None:
         """Count `pod_info` on `node` in (value 1) or out (value -1): AddPod and RemovePod."""
+        self.positive = None
         other = pod_info.pod
         self.existing_anti_affinity.add_anti_affinity(
             pod_info.affinity_terms.required_anti_affinity,
@@ -79,7 +89,8 @@ def pre_filter_state(
     namespaces: Sequence[Namespace],
 ) -> PreFilterState | None:
     """Count, over the snapshot's nodes, the existing pods that matter to `pod`; None when
-    the pod has no required terms and no pod has required anti-affinity."""
+    the pod has no required terms and no pod has required anti-affinity. Walks every pod
+    that can matter: the reference for `from_index.pre_filter_state`."""
     anti_nodes = with_required_anti_affinity_pods(table)
     if not (anti_nodes or terms.required_affinity or terms.required_anti_affinity):
         return None

@@ -27,19 +27,19 @@ from kubesched.framework import (
     Status,
     pod_affinity_terms,
 )
-from kubesched_interpodaffinity import columns, hints
+from kubesched_interpodaffinity import columns, from_index, hints
 from kubesched_interpodaffinity.args import InterPodAffinityArgs
 from kubesched_interpodaffinity.filtering import (
     REASON_AFFINITY,
     REASON_ANTI_AFFINITY,
     REASON_EXISTING_ANTI_AFFINITY,
     PreFilterState,
-    pre_filter_state,
     satisfies_affinity,
     satisfies_anti_affinity,
     satisfies_existing_anti_affinity,
 )
-from kubesched_interpodaffinity.scoring import PreScoreState, normalize, pre_score_state
+from kubesched_interpodaffinity.index import ClusterIndex
+from kubesched_interpodaffinity.scoring import PreScoreState, normalize
 
 PRE_FILTER_STATE_KEY = "PreFilterInterPodAffinity"
 PRE_SCORE_STATE_KEY = "PreScoreInterPodAffinity"
@@ -68,6 +68,7 @@ class InterPodAffinity:
         if errors:
             raise ConfigError(errors)
         self.handle = handle
+        self.index = ClusterIndex()
 
     @hookimpl
     def events_to_register(self) -> Sequence[ClusterEventWithHint]:
@@ -94,7 +95,7 @@ class InterPodAffinity:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {_problem(e)}")
         namespaces = self.handle.client.namespaces()
         table = self.handle.snapshot_shared_lister().node_table
-        pre = pre_filter_state(pod, terms, table, namespaces)
+        pre = from_index.pre_filter_state(pod, terms, table, self.index, namespaces)
         if pre is None or pre.is_trivial():
             return Status(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, pre)
@@ -168,7 +169,7 @@ class InterPodAffinity:
             return Status.error(f"failed to parse pod: {_problem(e)}")
         table = self.handle.snapshot_shared_lister().node_table
         namespaces = self.handle.client.namespaces()
-        pre = pre_score_state(pod, terms, table, namespaces, self.args)
+        pre = from_index.pre_score_state(pod, terms, table, self.index, namespaces, self.args)
         if pre is None:
             return Status(Code.SKIP)
         state.write(PRE_SCORE_STATE_KEY, pre)
@@ -199,7 +200,7 @@ class InterPodAffinity:
         missing = _read(state, PRE_SCORE_STATE_KEY)
         if missing is not None:
             return missing
-        if not state.read_as(PRE_SCORE_STATE_KEY, PreScoreState).topology_score:
+        if not state.read_as(PRE_SCORE_STATE_KEY, PreScoreState).totals:
             return None
-        scores.scores[:] = normalize([int(s) for s in scores.scores])
+        scores.scores[:] = normalize(scores.scores)
         return None

@@ -34,18 +34,34 @@ def _pick(table: NodeTable, mask: NDArray[np.bool_]) -> list[NodeInfo]:
     return [infos[i] for i in np.flatnonzero(mask).tolist()]
 
 
+def _scoring_others(table: NodeTable) -> NDArray[np.bool_]:
+    return table.column("InterPodAffinity/podsScoringOthers", _has_pods_scoring_others, np.bool_)
+
+
+def _required_anti_affinity(table: NodeTable) -> NDArray[np.bool_]:
+    return table.column(
+        "InterPodAffinity/podsWithRequiredAntiAffinity", _has_required_anti_affinity_pods, np.bool_
+    )
+
+
 def with_pods_scoring_others(table: NodeTable) -> list[NodeInfo]:
     """Nodes running a pod whose own affinity terms can score other pods."""
-    column = table.column("InterPodAffinity/podsScoringOthers", _has_pods_scoring_others, np.bool_)
-    return _pick(table, column)
+    return _pick(table, _scoring_others(table))
 
 
 def with_required_anti_affinity_pods(table: NodeTable) -> list[NodeInfo]:
     """Nodes running a pod with required pod anti-affinity."""
-    column = table.column(
-        "InterPodAffinity/podsWithRequiredAntiAffinity", _has_required_anti_affinity_pods, np.bool_
-    )
-    return _pick(table, column)
+    return _pick(table, _required_anti_affinity(table))
+
+
+def any_pods_scoring_others(table: NodeTable) -> bool:
+    """Whether some node runs a pod whose own terms can score other pods."""
+    return bool(_scoring_others(table).any())
+
+
+def any_required_anti_affinity_pods(table: NodeTable) -> bool:
+    """Whether some node runs a pod with required pod anti-affinity."""
+    return bool(_required_anti_affinity(table).any())
 
 
 def with_pods_and_label(table: NodeTable, key: str) -> list[NodeInfo]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 from attrs import field, frozen
+from numpy.typing import NDArray
 
 from kubesched.api import Namespace, Pod
 from kubesched.framework import (
@@ -23,6 +25,7 @@ from kubesched.framework import (
     PodInfo,
 )
 from kubesched.framework import WeightedAffinityTerm as Weighted
+from kubesched_interpodaffinity import domains
 from kubesched_interpodaffinity.args import InterPodAffinityArgs
 from kubesched_interpodaffinity.counts import matches_per_domain, scores_others
 from kubesched_interpodaffinity.namespaces import merge_preferred, namespace_labels
@@ -34,9 +37,11 @@ TopologyScore = dict[str, dict[str, int]]
 
 @frozen
 class PreScoreState:
-    """The summed weights; read-only after PreScore."""
+    """Per topology key, the summed weight of each domain, indexed by the domain's code
+    (`domains.codes`) with a trailing 0 for nodes without the label; read-only after
+    PreScore."""
 
-    topology_score: TopologyScore
+    totals: dict[str, NDArray[np.int64]]
 
     def clone(self) -> PreScoreState:
         return self
@@ -44,11 +49,23 @@ class PreScoreState:
     def score(self, labels: Mapping[str, str]) -> int:
         """The node's raw score: the weights of its domains."""
         total = 0
-        for key, domains in self.topology_score.items():
+        for key, sums in self.totals.items():
             value = labels.get(key)
             if value is not None:
-                total += domains.get(value, 0)
+                code = domains.code_of(key, value)
+                if 0 <= code < len(sums) - 1:
+                    total += int(sums[code])
         return total
+
+
+def score_of(scores: TopologyScore, labels: Mapping[str, str]) -> int:
+    """A node's raw score from the reference's weights per domain."""
+    total = 0
+    for key, by_domain in scores.items():
+        value = labels.get(key)
+        if value is not None:
+            total += by_domain.get(value, 0)
+    return total
 
 
 @frozen
@@ -90,14 +107,16 @@ class _Scorer:
             self._add(scores, w.term, -w.weight, labels)
 
 
-def pre_score_state(
+def topology_score(
     pod: Pod,
     terms: PodAffinityTerms,
     table: NodeTable,
     namespaces: Sequence[Namespace],
     args: InterPodAffinityArgs,
-) -> PreScoreState | None:
-    """The summed weights, or None when nothing scores (upstream then skips the plugin).
+) -> TopologyScore | None:
+    """The summed weights per domain, walking every pod that matters (the reference for
+    `from_index.pre_score_state`); None when nothing scores (upstream then skips the
+    plugin).
 
     Without preferred terms of its own, only pods with affinity matter; with
     `ignorePreferredTermsOfExistingPods` such a pod is not scored at all.
@@ -129,15 +148,16 @@ def pre_score_state(
         for other in node_info.pods_with_affinity:
             if scores_others(other.affinity_terms):
                 scorer.existing_pod(scores, other, node.metadata.labels)
-    return PreScoreState(scores) if scores else None
+    return scores if scores else None
 
 
-def normalize(scores: list[int]) -> list[int]:
-    """min..max mapped onto 0..MAX_NODE_SCORE, truncated; all 0 when every score is equal."""
-    if not scores:
+def normalize(scores: NDArray[np.int64]) -> NDArray[np.int64]:
+    """min..max mapped onto 0..MAX_NODE_SCORE, truncated; all 0 when every score is equal
+    (the same float64 arithmetic as upstream's)."""
+    if len(scores) == 0:
         return scores
-    low, high = min(scores), max(scores)
+    low, high = int(scores.min()), int(scores.max())
     spread = high - low
     if spread <= 0:
-        return [0] * len(scores)
-    return [int(MAX_NODE_SCORE * ((s - low) / spread)) for s in scores]
+        return np.zeros(len(scores), dtype=np.int64)
+    return (MAX_NODE_SCORE * ((scores - low) / spread)).astype(np.int64)
