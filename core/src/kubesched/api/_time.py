@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from functools import lru_cache
 from typing import Any, Final, final
 
 NANOS_PER_SECOND: Final = 1_000_000_000
@@ -32,10 +32,14 @@ EXAMPLE: Final = "2024-05-01T10:00:00Z"
 """An RFC 3339 time, for messages that say what was expected."""
 
 _RFC3339 = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})"
-    r"(?:[.,]([0-9]+))?(?:Z|([+-])([0-9]{2}):([0-9]{2}))"
+    r"(([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2}))"
+    r"(?:[.,]([0-9]+))?(Z|([+-])([0-9]{2}):([0-9]{2}))"
 )
 _DAYS_IN_MONTH = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_NAIVE_EPOCH: Final = datetime(1970, 1, 1)
+_SECOND: Final = timedelta(seconds=1)
+_CACHE: dict[str, Time] = {}
+_CACHE_SIZE: Final = 4096
 
 
 class InvalidTime(ValueError):
@@ -63,7 +67,7 @@ class Time:
     def __init__(self, unix_nanos: int) -> None:
         if type(unix_nanos) is not int:
             raise TypeError(f"Time takes integer nanoseconds, got {unix_nanos!r}")
-        object.__setattr__(self, "unix_nanos", unix_nanos)
+        _SET_NANOS(self, unix_nanos)
 
     @staticmethod
     def parse(text: str) -> Time:
@@ -148,6 +152,10 @@ class Time:
         return f"Time({format_time(self)!r})"
 
 
+_SET_NANOS: Final[Callable[[Time, int], None]] = Time.__dict__["unix_nanos"].__set__
+"""Sets the slot past `Time.__setattr__`, which refuses every change."""
+
+
 def as_time(when: Time | datetime | None) -> Time | None:
     """`when` as a `Time` (a datetime converted, a naive one taken as UTC); None stays None.
     The converter of every time field, so code that sets one from a datetime keeps working."""
@@ -188,18 +196,40 @@ def _civil_from_days(days: int) -> tuple[int, int, int]:
     return year_of_era + era * 400 + (month <= 2), month, day
 
 
-@lru_cache(maxsize=4096)
 def parse_time(text: str) -> Time:
-    """`Time.parse` for a string known to be one: repeated texts share one parse."""
+    """`Time.parse` for a string known to be one. Repeated texts (pods created in the same
+    second, conditions that moved together) share one parse, from a small cache that is
+    emptied when full."""
+    cached = _CACHE.get(text)
+    if cached is not None:
+        return cached
+    parsed = _parse(text)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[text] = parsed
+    return parsed
+
+
+def _parse(text: str) -> Time:
     matched = _RFC3339.fullmatch(text)
     if matched is None:
         raise InvalidTime(text, None)
-    year_s, month_s, day_s, hour_s, minute_s, second_s, fraction, sign, zh_s, zm_s = (
-        matched.groups()
-    )
-    year, month, day = int(year_s), int(month_s), int(day_s)
-    hour, minute, second = int(hour_s), int(minute_s), int(second_s)
-    # Checked in the order Go's parser meets them; the day last, against its month.
+    clock, fraction, zone = matched.group(1, 8, 9)
+    nanos = int(fraction[:9].ljust(9, "0")) if fraction else 0
+    if zone == "Z" and len(clock) == 19 and clock[11:13] < "24" and clock[:4] != "0000":
+        try:  # the common shape, through the C datetime type, which checks the ranges
+            local = datetime.fromisoformat(clock)
+        except ValueError:
+            pass  # a field out of range: found and named below
+        else:
+            return Time((local - _NAIVE_EPOCH) // _SECOND * NANOS_PER_SECOND + nanos)
+    return Time(_seconds(text, matched) * NANOS_PER_SECOND + nanos)
+
+
+def _seconds(text: str, matched: re.Match[str]) -> int:
+    """Whole seconds since the epoch of a matched time, or the first field out of range in
+    the order Go's parser meets them (the day last, against its month and year)."""
+    year, month, day, hour, minute, second = map(int, matched.group(2, 3, 4, 5, 6, 7))
     problem = (
         "month out of range" if not 1 <= month <= 12
         else "hour out of range" if hour > 23
@@ -210,26 +240,17 @@ def parse_time(text: str) -> Time:
     if problem is not None:
         raise InvalidTime(text, problem)
     offset = 0
+    sign, zone_hours, zone_minutes = matched.group(10, 11, 12)
     if sign is not None:
-        zone_hours, zone_minutes = int(zh_s), int(zm_s)
-        if zone_hours > 24:
+        if int(zone_hours) > 24:
             raise InvalidTime(text, "time zone offset hour out of range")
-        if zone_minutes > 60:
+        if int(zone_minutes) > 60:
             raise InvalidTime(text, "time zone offset minute out of range")
-        offset = (zone_hours * 60 + zone_minutes) * 60
-        if sign == "-":
-            offset = -offset
-    if day < 1 or day > _days_in(month, year):
+        offset = (int(zone_hours) * 60 + int(zone_minutes)) * 60 * (-1 if sign == "-" else 1)
+    if not 1 <= day <= _days_in(month, year):
         raise InvalidTime(text, "day out of range")
-    nanos = int(fraction[:9].ljust(9, "0")) if fraction else 0
-    seconds = (
-        _days_from_civil(year, month, day) * _SECONDS_PER_DAY
-        + hour * 3600
-        + minute * 60
-        + second
-        - offset
-    )
-    return Time(seconds * NANOS_PER_SECOND + nanos)
+    days = _days_from_civil(year, month, day)
+    return days * _SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offset
 
 
 def format_time(when: Time) -> str:
