@@ -122,7 +122,9 @@ def time_hook(describe: Describe) -> StructureHook:
 
 def register_times(converter: cattrs.Converter, describe: Describe) -> None:
     """`Time` fields from and to RFC 3339 strings (UTC, the fraction's trailing zeros
-    trimmed, as Go's RFC3339Nano prints)."""
+    trimmed, as Go's RFC3339Nano prints). Whole seconds, all a real API server stores,
+    print exactly as metav1.Time marshals them; a fraction, which metav1.Time would drop,
+    is kept so that what is written reads back the same."""
     converter.register_structure_hook(Time, time_hook(describe))
     converter.register_unstructure_hook(Time, format_time)
 
