@@ -23,6 +23,7 @@ from kubesched.api import (
     PodDisruptionBudget,
     PodDisruptionBudgetSpec,
     PodDisruptionBudgetStatus,
+    Time,
     pod_requests,
 )
 from kubesched.framework import Code, CycleState, NodeInfo, PodInfo, Status, is_success
@@ -383,6 +384,6 @@ def make_pdb(
         ),
         status=PodDisruptionBudgetStatus(
             disruptions_allowed=disruptions_allowed,
-            disrupted_pods={p: "2024-01-01T00:00:00Z" for p in disrupted_pods},
+            disrupted_pods={p: Time.parse("2024-01-01T00:00:00Z") for p in disrupted_pods},
         ),
     )

@@ -14,6 +14,7 @@ from kubesched.api import (
     Pod,
     PodDisruptionBudget,
     PodDisruptionBudgetSpec,
+    Time,
 )
 from kubesched.framework import CycleState, PodInfo
 from kubesched.testing import make_node, make_pod
@@ -57,7 +58,7 @@ def test_more_important_pod(a: Pod, b: Pod, expected: bool) -> None:
 
 def test_naive_start_time_is_utc() -> None:
     naive = make_pod("a").start_time(datetime(2024, 1, 1)).obj()
-    assert pod_start_time(naive) == T0
+    assert pod_start_time(naive) == Time.from_datetime(T0)
     assert pod_start_time(make_pod("b").obj()) == NOT_STARTED
 
 

@@ -4,7 +4,6 @@ TestSelectBestCandidate, TestCustomSelection and TestCustomOrdering, re-expresse
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -27,19 +26,16 @@ from defaultpreemption_testlib import (
     make_plugin,
 )
 
-from kubesched.api import Node, Pod, PodDisruptionBudget
+from kubesched.api import Node, Pod, PodDisruptionBudget, Time
 from kubesched.framework import Code, CycleState, NodeInfo, PodInfo
 from kubesched.testing import make_node, make_pod
 from kubesched_defaultpreemption import DefaultPreemptionArgs, select_candidate
 from kubesched_defaultpreemption.importance import pod_start_time
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
-
-def at(step: int) -> datetime:
-    """Upstream's epochTime<step>: `step` nanoseconds after the epoch; microseconds here,
-    the finest a datetime holds (only the order matters)."""
-    return EPOCH + timedelta(microseconds=step)
+def at(step: int) -> Time:
+    """Upstream's epochTime<step>: `step` nanoseconds after the epoch."""
+    return Time(step)
 
 
 def p(

@@ -15,6 +15,7 @@ from kubesched.api import (
     OwnerReference,
     PodCondition,
     Taint,
+    Time,
     Toleration,
     pod_requests,
 )
@@ -30,8 +31,8 @@ POD_HEAD = "apiVersion: v1\nkind: Pod\n"
 CONTAINERS = "spec: {containers: [{name: c}]}\n"
 
 
-def utc(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
+def utc(text: str) -> Time:
+    return Time.from_datetime(datetime.fromisoformat(text).replace(tzinfo=timezone.utc))
 
 
 def test_kubectl_example_nodes() -> None:

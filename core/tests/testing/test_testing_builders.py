@@ -9,12 +9,14 @@ import pytest
 from kubesched.api import (
     Container,
     ContainerPort,
+    InvalidTime,
     LabelSelector,
     NodeSelectorRequirement,
     NodeSelectorTerm,
     Pod,
     ResourceRequirements,
     Taint,
+    Time,
     Toleration,
     pod_requests,
 )
@@ -53,7 +55,32 @@ def test_pod_metadata_and_scheduling_fields() -> None:
     assert pod.status.phase == "Running"
     assert [g.name for g in pod.spec.scheduling_gates] == ["g1", "g2"]
     assert pod.spec.node_selector == {"k": "v"}
-    assert pod.status.start_time == WHEN == pod.metadata.creation_timestamp
+    assert pod.status.start_time == Time.from_datetime(WHEN) == pod.metadata.creation_timestamp
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        Time.parse("2024-05-01T10:00:00.000000500Z"),
+        "2024-05-01T10:00:00.000000500Z",
+        "2024-05-01T12:00:00.0000005+02:00",
+    ],
+)
+def test_times_take_a_time_or_rfc3339_text(when: Time | str) -> None:
+    pod = make_pod("p").start_time(when).creation_timestamp(when).deletion_timestamp(when).obj()
+    expected = Time(Time.from_datetime(WHEN).unix_nanos + 500)
+    assert pod.status.start_time == pod.metadata.creation_timestamp == expected
+    assert pod.metadata.deletion_timestamp == expected
+
+
+def test_naive_datetimes_are_utc() -> None:
+    pod = make_pod("p").start_time(datetime(2024, 5, 1, 10, 0)).obj()
+    assert pod.status.start_time == Time.from_datetime(WHEN)
+
+
+def test_bad_time_text_says_so() -> None:
+    with pytest.raises(InvalidTime, match="expected an RFC 3339 time"):
+        make_pod("p").start_time("yesterday")
 
 
 def test_requests_add_one_container_each_and_parse_quantities() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta, timezone
 
 from attrs import frozen
 
@@ -31,8 +30,6 @@ class Candidate:
 CandidateScore = Callable[[Candidate], int]
 """A criterion: candidates with the greatest score are preferred."""
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
 
 def _fewest_pdb_violations(c: Candidate) -> int:
     return -c.num_pdb_violations
@@ -51,8 +48,8 @@ def _fewest_victims(c: Candidate) -> int:
 
 
 def _latest_start_of_highest_priority(c: Candidate) -> int:
-    started = earliest_start_of_highest_priority(c.victims)
-    return (started - _EPOCH) // timedelta(microseconds=1)
+    """Upstream scores this criterion with the time's UnixNano: whole nanoseconds."""
+    return earliest_start_of_highest_priority(c.victims).unix_nanos
 
 
 DEFAULT_CRITERIA: tuple[CandidateScore, ...] = (

@@ -3,31 +3,30 @@
 Upstream (pkg/scheduler/util) treats a pod without `status.startTime` as
 started "now", i.e. later than any pod that has one. Here such pods start at
 `NOT_STARTED`, after every real start time, and two of them tie (upstream
-compares two calls of time.Now(), which depends on call order).
+compares two calls of time.Now(), which depends on call order). Start times
+compare to the nanosecond, as upstream's `metav1.Time` values do.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
 from functools import cmp_to_key
 
-from kubesched.api import Pod
+from kubesched.api import Pod, Time
 from kubesched.framework import PodInfo
 
 MoreImportantPod = Callable[[Pod, Pod], bool]
 """True when the first pod is more important (it is reprieved before the second)."""
 
-NOT_STARTED = datetime.max.replace(tzinfo=timezone.utc)
-"""The start time of a pod that has not started yet: later than any real one."""
+NOT_STARTED = Time(10**21)
+"""The start time of a pod that has not started yet: later than any real one (past the
+latest time RFC 3339 can write, 9999-12-31T23:59:59.999999999-24:00)."""
 
 
-def pod_start_time(pod: Pod) -> datetime:
-    """`status.startTime` (a naive time is taken as UTC), or `NOT_STARTED`."""
+def pod_start_time(pod: Pod) -> Time:
+    """`status.startTime`, or `NOT_STARTED`."""
     started = pod.status.start_time
-    if started is None:
-        return NOT_STARTED
-    return started if started.tzinfo is not None else started.replace(tzinfo=timezone.utc)
+    return NOT_STARTED if started is None else started
 
 
 def more_important_pod(pod1: Pod, pod2: Pod) -> bool:
@@ -48,7 +47,7 @@ def by_importance(pods: Sequence[PodInfo], more_important: MoreImportantPod) -> 
     return sorted(pods, key=cmp_to_key(compare))
 
 
-def earliest_start_of_highest_priority(victims: Sequence[Pod]) -> datetime:
+def earliest_start_of_highest_priority(victims: Sequence[Pod]) -> Time:
     """The earliest start time among the victims of the highest priority
     (upstream's GetEarliestPodStartTime); `victims` must not be empty."""
     top = max(v.priority for v in victims)

@@ -102,6 +102,7 @@ from kubesched.api._storage import (
     is_claim_bound,
     volume_class,
 )
+from kubesched.api._time import InvalidTime, Time
 from kubesched.api._tolerations import is_tolerated, tolerates
 from kubesched.api._volumes import (
     ACCESS_MODES,
@@ -186,6 +187,7 @@ __all__ = [
     "FieldError",
     "GCEPersistentDiskVolumeSource",
     "ISCSIVolumeSource",
+    "InvalidTime",
     "LabelSelector",
     "LabelSelectorRequirement",
     "Namespace",
@@ -233,6 +235,7 @@ __all__ = [
     "StatefulSet",
     "StorageClass",
     "Taint",
+    "Time",
     "Toleration",
     "TopologySelectorLabelRequirement",
     "TopologySelectorTerm",

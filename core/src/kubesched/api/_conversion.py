@@ -2,8 +2,9 @@
 and config files and plugin args (`kubesched.config`).
 
 What they share: JSON names (camelCase, a field's `json` metadata, or a fixed name for
-acronyms), scalars of exactly the right JSON type, objects, lists and maps that say
-what they expected when given something else, `null` meaning "the default", and the
+acronyms), scalars of exactly the right JSON type, times (`Time`, RFC 3339 strings with
+up to nanoseconds), objects, lists and maps that say what they expected when given
+something else, `null` meaning "the default", and the
 walk over cattrs' validation error tree (`ClassValidationError.group_exceptions()`) to
 every leaf problem with its JSON path. How a wrong value is described, how a map key
 is shown in a path and how problems are reported stay with each converter.
@@ -26,6 +27,7 @@ from cattrs.gen import (
 )
 
 from kubesched.api._field_errors import child
+from kubesched.api._time import EXAMPLE, InvalidTime, Time, format_time, parse_time
 
 Describe = Callable[[object], str]
 """How a converter words a wrong value after `expected <what>, `."""
@@ -97,6 +99,34 @@ def register_strict_scalars(converter: cattrs.Converter, describe: Describe) -> 
 
 def _same(value: Any) -> Any:
     return value
+
+
+def time_hook(describe: Describe) -> StructureHook:
+    """A `Time` from an RFC 3339 string, read as `metav1.Time` reads it; a string that is
+    not one is `expected an RFC 3339 time like ...`, a field out of range (`month`, `day`,
+    ...) is `invalid time '...': month out of range`."""
+    expected = f"an RFC 3339 time like {EXAMPLE}"
+
+    def structure(value: Any, _: Any) -> Time:
+        if type(value) is not str:
+            raise WrongType(expected, value, describe)
+        try:
+            return parse_time(value)
+        except InvalidTime as exc:
+            if exc.problem is None:
+                raise WrongType(expected, value, describe) from None
+            raise ValueError(str(exc)) from None
+
+    return structure
+
+
+def register_times(converter: cattrs.Converter, describe: Describe) -> None:
+    """`Time` fields from and to RFC 3339 strings (UTC, the fraction's trailing zeros
+    trimmed, as Go's RFC3339Nano prints). Whole seconds, all a real API server stores,
+    print exactly as metav1.Time marshals them; a fraction, which metav1.Time would drop,
+    is kept so that what is written reads back the same."""
+    converter.register_structure_hook(Time, time_hook(describe))
+    converter.register_unstructure_hook(Time, format_time)
 
 
 def _checked(inner: StructureHook, test: type, expected: str, describe: Describe) -> StructureHook:

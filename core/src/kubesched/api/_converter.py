@@ -2,7 +2,8 @@
 
 Field names are camelCase on the wire (`nodeName`, `hostIP`) and snake_case in
 the models; resource lists are quantity strings on the wire ("500m", "1Gi") and
-integers in the models (CPU in millicores); times are RFC 3339 strings. Types
+integers in the models (CPU in millicores); times are RFC 3339 strings on the wire
+and `Time` values (nanosecond precision) in the models. Types
 are checked as strictly as Kubernetes' own decoder checks them (a number is not
 a string, a string is not a list), fields the models do not have are ignored,
 and `null` means "use the default". The first problem found is raised as one
@@ -11,14 +12,18 @@ and `null` means "use the default". The first problem found is raised as one
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar, get_origin
 
 from cattrs import Converter
 
-from kubesched.api._conversion import JsonNames, WrongType, leaf_problems, strict_json_converter
+from kubesched.api._conversion import (
+    JsonNames,
+    WrongType,
+    leaf_problems,
+    register_times,
+    strict_json_converter,
+)
 from kubesched.api._field_errors import child, index, json_text
 from kubesched.api._quantity import format_quantity, parse_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
@@ -35,11 +40,6 @@ _NAMES = JsonNames(
     }
 )
 """camelCase names, but for fields whose Kubernetes name is not the plain camelCase."""
-
-_RFC3339 = re.compile(
-    r"(?P<date>\d{4}-\d{2}-\d{2})[Tt](?P<time>\d{2}:\d{2}:\d{2})(?:\.(?P<fraction>\d+))?"
-    r"(?P<offset>[Zz]|[+-]\d{2}:\d{2})"
-)
 
 
 def json_name(attribute: str) -> str:
@@ -92,32 +92,6 @@ def _unstructure_resource_list(amounts: ResourceList) -> dict[str, str]:
     return {name: format_quantity(v, milli=is_milli_resource(name)) for name, v in amounts.items()}
 
 
-def _structure_time(value: Any, _: Any) -> datetime:
-    matched = _RFC3339.fullmatch(value) if isinstance(value, str) else None
-    if matched is None:
-        raise ValueError(f"expected an RFC 3339 time like 2024-05-01T10:00:00Z, {_describe(value)}")
-    micros = (matched["fraction"] or "").ljust(6, "0")[:6]
-    offset = matched["offset"].upper()
-    if offset == "Z":
-        zone = timezone.utc
-    else:
-        hours, minutes = int(offset[1:3]), int(offset[4:6])
-        delta = timedelta(hours=hours, minutes=minutes)
-        zone = timezone(delta if offset[0] == "+" else -delta)
-    try:
-        local = datetime.fromisoformat(f"{matched['date']}T{matched['time']}.{micros}")
-    except ValueError as exc:
-        raise ValueError(f"invalid time {value!r}: {exc}") from None
-    return local.replace(tzinfo=zone).astimezone(timezone.utc)
-
-
-def _unstructure_time(when: datetime) -> str:
-    """UTC, second precision as metav1.Time prints it (microseconds only when present)."""
-    utc = when.astimezone(timezone.utc) if when.tzinfo else when
-    pattern = "%Y-%m-%dT%H:%M:%S.%fZ" if utc.microsecond else "%Y-%m-%dT%H:%M:%SZ"
-    return utc.strftime(pattern)
-
-
 def _is_resource_list(tp: Any) -> bool:
     return bool(tp == ResourceList)
 
@@ -144,8 +118,7 @@ def _build() -> Converter:
         forbid_extra=False,
         omit_defaults=True,
     )
-    converter.register_structure_hook(datetime, _structure_time)
-    converter.register_unstructure_hook(datetime, _unstructure_time)
+    register_times(converter, _describe)
     converter.register_structure_hook_func(_is_resource_list, _structure_resource_list)
     converter.register_unstructure_hook_func(_is_resource_list, _unstructure_resource_list)
     converter.register_structure_hook_func(_is_int_or_string, _structure_int_or_string)

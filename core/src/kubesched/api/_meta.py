@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from attrs import field, frozen
+
+from kubesched.api._time import Time, as_time
 
 
 @frozen
@@ -27,8 +27,8 @@ class ObjectMeta:
     uid: str = ""
     labels: dict[str, str] = field(factory=dict)
     annotations: dict[str, str] = field(factory=dict)
-    creation_timestamp: datetime | None = None
-    deletion_timestamp: datetime | None = None
+    creation_timestamp: Time | None = field(default=None, converter=as_time)
+    deletion_timestamp: Time | None = field(default=None, converter=as_time)
     owner_references: list[OwnerReference] = field(factory=list)
 
 

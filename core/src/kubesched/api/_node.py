@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from attrs import field, frozen
 
 from kubesched.api._meta import ObjectMeta
 from kubesched.api._resources import ResourceList
+from kubesched.api._time import Time, as_time
 
 TAINT_NO_SCHEDULE = "NoSchedule"
 TAINT_PREFER_NO_SCHEDULE = "PreferNoSchedule"
@@ -22,7 +21,7 @@ class Taint:
     key: str
     effect: str
     value: str = ""
-    time_added: datetime | None = None
+    time_added: Time | None = field(default=None, converter=as_time)
 
 
 @frozen

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from attrs import field, frozen
 
 from kubesched.api._meta import LabelSelector, ObjectMeta
 from kubesched.api._resources import ResourceList
+from kubesched.api._time import Time, as_time
 from kubesched.api._volumes import Volume
 
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
@@ -191,7 +190,7 @@ class PodCondition:
     status: str
     reason: str = ""
     message: str = ""
-    last_transition_time: datetime | None = None
+    last_transition_time: Time | None = field(default=None, converter=as_time)
 
 
 @frozen
@@ -201,7 +200,7 @@ class PodStatus:
     phase: str = ""
     conditions: list[PodCondition] = field(factory=list)
     nominated_node_name: str = ""
-    start_time: datetime | None = None
+    start_time: Time | None = field(default=None, converter=as_time)
 
 
 @frozen

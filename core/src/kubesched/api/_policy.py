@@ -5,6 +5,7 @@ from __future__ import annotations
 from attrs import field, frozen
 
 from kubesched.api._meta import LabelSelector, ObjectMeta
+from kubesched.api._time import Time
 
 
 @frozen
@@ -24,7 +25,8 @@ class PodDisruptionBudgetStatus:
     current_healthy: int = 0
     desired_healthy: int = 0
     expected_pods: int = 0
-    disrupted_pods: dict[str, str] = field(factory=dict)
+    disrupted_pods: dict[str, Time] = field(factory=dict)
+    """Pods the API server let be evicted, by name, with when; preemption reads the names."""
 
 
 @frozen

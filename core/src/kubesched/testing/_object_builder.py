@@ -7,12 +7,15 @@ Every method returns the builder; `obj()` returns the frozen object and may be
 called again after more changes. Resource amounts are quantity strings or
 numbers ("500m", "1Gi", 2), given as keywords (`ephemeral_storage=` stands for
 `ephemeral-storage`) or as a mapping for other names (`{"example.com/gpu": 1}`).
-An object without an explicit uid gets a stable one derived from its name.
+Times are `Time` values, datetimes (a naive one is UTC) or RFC 3339 text with up to
+nanoseconds ("2024-05-01T10:00:00.000000500Z"). An object without an explicit uid
+gets a stable one derived from its name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from attrs import evolve
@@ -25,6 +28,7 @@ from kubesched.api._pod import (
 )
 from kubesched.api._quantity import parse_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
+from kubesched.api._time import Time, as_time
 
 PAUSE_IMAGE = "registry.k8s.io/pause:3.10"
 """The image of containers the builders add only to carry requests or ports."""
@@ -33,6 +37,16 @@ DEFAULT_NODE_PODS = 32
 
 Amount: TypeAlias = str | int | float
 """A quantity as a string ("500m", "1Gi") or a number (2 CPUs, 110 pods)."""
+When: TypeAlias = Time | datetime | str
+"""A time as a `Time`, a datetime (naive is UTC) or RFC 3339 text."""
+
+
+def to_time(when: When) -> Time:
+    """`when` as a `Time`."""
+    converted = Time.parse(when) if isinstance(when, str) else as_time(when)
+    if converted is None:
+        raise TypeError("a time is required, got None")
+    return converted
 
 
 def resource_list(resources: Mapping[str, Amount] | None = None, **named: Amount) -> ResourceList:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 
 from attrs import evolve
 
@@ -35,9 +34,11 @@ from kubesched.api import (
 from kubesched.testing._object_builder import (
     PAUSE_IMAGE,
     Amount,
+    When,
     _ObjectBuilder,
     _requirement,
     resource_list,
+    to_time,
 )
 
 
@@ -60,12 +61,12 @@ class PodBuilder(_ObjectBuilder[Pod]):
     def namespace(self, namespace: str) -> PodBuilder:
         return self._meta(namespace=namespace)
 
-    def creation_timestamp(self, when: datetime) -> PodBuilder:
-        return self._meta(creation_timestamp=when)
+    def creation_timestamp(self, when: When) -> PodBuilder:
+        return self._meta(creation_timestamp=to_time(when))
 
-    def deletion_timestamp(self, when: datetime) -> PodBuilder:
+    def deletion_timestamp(self, when: When) -> PodBuilder:
         """Mark the pod terminating."""
-        return self._meta(deletion_timestamp=when)
+        return self._meta(deletion_timestamp=to_time(when))
 
     def owner_reference(self, kind: str, name: str, api_version: str = "apps/v1") -> PodBuilder:
         """Set the controlling owner (replacing any other owner), as upstream's OwnerReference."""
@@ -307,8 +308,9 @@ class PodBuilder(_ObjectBuilder[Pod]):
     def nominated_node_name(self, node_name: str) -> PodBuilder:
         return self._status(nominated_node_name=node_name)
 
-    def start_time(self, when: datetime) -> PodBuilder:
-        return self._status(start_time=when)
+    def start_time(self, when: When) -> PodBuilder:
+        """`status.startTime`: preemption keeps the pods that started earlier."""
+        return self._status(start_time=to_time(when))
 
     def condition(self, type_: str, status: str, reason: str = "") -> PodBuilder:
         added = PodCondition(type=type_, status=status, reason=reason)

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime, timezone
 from typing import Any
 
 from attrs import evolve
 
-from kubesched.api import Pod, PodCondition, PodStatus, structure, unstructure
+from kubesched.api import Pod, PodCondition, PodStatus, Time, structure, unstructure
 from kubesched.cluster.apiserver.session import (
     STRATEGIC_MERGE_PATCH,
     ApiError,
@@ -30,6 +29,7 @@ from kubesched.cluster.apiserver.session import (
 )
 from kubesched.cluster.apiserver.store import Stores
 
+NANOS_PER_SECOND = 1_000_000_000
 RETRIABLE = frozenset({409, 500, 503})
 """Upstream's Retriable: conflict, internal error, service unavailable (and refused connections)."""
 RETRY_STEPS = 4
@@ -38,8 +38,9 @@ RETRY_FACTOR = 5.0
 RETRY_JITTER = 0.1
 
 
-def now_utc() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+def now_utc() -> Time:
+    """Now, in whole seconds: what upstream's metav1.Now() reads as once marshalled."""
+    return Time.now().truncate(NANOS_PER_SECOND)
 
 
 def updated_status(
