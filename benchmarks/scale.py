@@ -7,7 +7,8 @@ pods, default profile; pods/s divides the pods actually scheduled by the time.
 End to end: the same cluster as one `kind: List` JSON manifest (from
 simulate_cli.py; its 1,000 running pods already bound), and the real command
 run twice, with and without the pending pods, pods/s being the pods scheduled
-over the difference, as simulate_cli.py does. `load_seconds` is reading that
+over the difference, as simulate_cli.py does (and over the difference in the
+command's CPU time: `pods_per_cpu_second`). `load_seconds` is reading that
 manifest with `load_manifests`. Every run is its own process, so
 `peak_rss_mib` is that run's peak memory (the CLI's: the whole command's).
 
@@ -65,11 +66,11 @@ CHILD = (
     "    code = main()\n"
     "finally:\n"
     "    sys.stdout.flush()\n"
-    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-    "    print('peak_rss_kib', peak, file=sys.stderr)\n"
+    "    use = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "    print('usage', use.ru_maxrss, use.ru_utime + use.ru_stime, file=sys.stderr)\n"
     "sys.exit(code)\n"
 )
-"""`kubesched` that reports its own peak memory last on stderr."""
+"""`kubesched` that reports its own peak memory (KiB) and CPU seconds last on stderr."""
 
 
 def in_process(shape: Shape) -> dict[str, Any]:
@@ -81,8 +82,9 @@ def in_process(shape: Shape) -> dict[str, Any]:
     )
 
 
-def simulate(path: Path) -> tuple[float, int, float]:
-    """Wall time of `kubesched simulate PATH -o json`, pods it scheduled, its peak RSS (MiB)."""
+def simulate(path: Path) -> tuple[float, float, int, float]:
+    """Wall and CPU time of `kubesched simulate PATH -o json`, the pods it scheduled, its
+    peak RSS (MiB)."""
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", CHILD, "simulate", str(path), "-o", "json"],
@@ -91,8 +93,9 @@ def simulate(path: Path) -> tuple[float, int, float]:
         check=True,
     )
     seconds = time.perf_counter() - start
-    peak = int(done.stderr.strip().splitlines()[-1].split()[-1])
-    return seconds, json.loads(done.stdout)["summary"]["scheduled"], round(peak / 1024, 1)
+    _, peak, cpu = done.stderr.strip().splitlines()[-1].split()
+    scheduled = json.loads(done.stdout)["summary"]["scheduled"]
+    return seconds, float(cpu), scheduled, round(int(peak) / 1024, 1)
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -109,12 +112,13 @@ def end_to_end(shape: Shape, repeat: int, folder: Path) -> dict[str, Any]:
     runs = []
     for _ in range(max(repeat, 1)):
         loaded = isolated(load, with_pods)
-        seconds, scheduled, peak = simulate(with_pods)
-        baseline, _, _ = simulate(without)
+        seconds, cpu, scheduled, peak = simulate(with_pods)
+        baseline, baseline_cpu, _, _ = simulate(without)
         rate = scheduled / max(seconds - baseline, 1e-9)
-        runs.append((rate, seconds, baseline, scheduled, peak, loaded))
+        cpu_rate = scheduled / max(cpu - baseline_cpu, 1e-9)
+        runs.append((rate, seconds, baseline, scheduled, peak, loaded, cpu_rate))
     runs.sort(key=lambda r: r[0])
-    rate, seconds, baseline, scheduled, peak, loaded = runs[len(runs) // 2]
+    rate, seconds, baseline, scheduled, peak, loaded, _ = runs[len(runs) // 2]
     return {
         "name": workload.name,
         "nodes": shape.nodes,
@@ -127,6 +131,7 @@ def end_to_end(shape: Shape, repeat: int, folder: Path) -> dict[str, Any]:
         "command_seconds": round(seconds, 3),
         "baseline_seconds": round(baseline, 3),
         "pods_per_second": round(rate, 1),
+        "pods_per_cpu_second": round(statistics.median(r[6] for r in runs), 1),
         "peak_rss_mib": peak,
         "runs_pods_per_second": [round(r[0], 1) for r in runs],
     }
