@@ -148,21 +148,24 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--output", type=Path, default=RESULTS, help="where to write the JSON")
     args = parser.parse_args(argv)
     shapes = [s for s in (QUICK if args.quick else FULL) if args.only in s.name]
-    inprocess, cli = [], []
-    for shape in shapes:
+    inprocess: list[dict[str, Any]] = []
+    cli: list[dict[str, Any]] = []
+    report: dict[str, Any] = {}
+    for shape in shapes:  # the report is rewritten after every shape, so a long run keeps some
         if args.mode in ("both", "inprocess"):
             inprocess.append(median_of(lambda s=shape: isolated(in_process, s), args.repeat))
         if args.mode in ("both", "cli"):
             with tempfile.TemporaryDirectory() as tmp:
                 cli.append(end_to_end(shape, args.repeat, Path(tmp)))
-    return write_report(
-        "scale",
-        args.output,
-        repeat=args.repeat,
-        init_pods=INIT_PODS,
-        in_process=inprocess,
-        cli=cli,
-    )
+        report = write_report(
+            "scale",
+            args.output,
+            repeat=args.repeat,
+            init_pods=INIT_PODS,
+            in_process=inprocess,
+            cli=cli,
+        )
+    return report
 
 
 if __name__ == "__main__":
