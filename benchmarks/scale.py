@@ -99,9 +99,13 @@ def simulate(path: Path) -> tuple[float, float, int, float]:
 
 
 def load(path: Path) -> dict[str, Any]:
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     objects = load_manifests(path)
-    return {"seconds": time.perf_counter() - start, "pods": len(objects.pods)}
+    return {
+        "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu_start,
+        "pods": len(objects.pods),
+    }
 
 
 def end_to_end(shape: Shape, repeat: int, folder: Path) -> dict[str, Any]:
@@ -127,6 +131,7 @@ def end_to_end(shape: Shape, repeat: int, folder: Path) -> dict[str, Any]:
         "scheduled": scheduled,
         "manifest_bytes": with_pods.stat().st_size,
         "load_seconds": round(statistics.median(r[5]["seconds"] for r in runs), 3),
+        "load_cpu_seconds": round(statistics.median(r[5]["cpu_seconds"] for r in runs), 3),
         "load_peak_rss_mib": loaded["peak_rss_mib"],
         "command_seconds": round(seconds, 3),
         "baseline_seconds": round(baseline, 3),
