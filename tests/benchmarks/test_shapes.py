@@ -46,6 +46,16 @@ def test_scale_leaves_out_the_shape_that_does_not_fit() -> None:
     assert {"15000Nodes_10000Pods", "5000Nodes_50000Pods", "15000Nodes_50000Pods"} <= set(names)
 
 
+def test_scale_only_selects_by_prefix() -> None:
+    assert [s.name for s in scale.selected(scale.FULL, "5000Nodes")] == [
+        "5000Nodes_10000Pods",
+        "5000Nodes_50000Pods",
+    ]
+    assert [s.name for s in scale.selected(scale.FULL, "15000Nodes_50000Pods")] == [
+        "15000Nodes_50000Pods"
+    ]
+
+
 def test_the_per_node_plugin_joins_filter_and_score_of_the_default_profile() -> None:
     registry = _third_party.registry()
     for with_plugin in (False, True):
