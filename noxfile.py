@@ -76,8 +76,8 @@ def bench(session: nox.Session) -> None:
 @nox.session
 def bench_quick(session: nox.Session) -> None:
     """Small benchmark workloads, so CI notices a benchmark that no longer runs."""
-    quick_dispatch = "--nodes 1000 --repeat 3 --loop-pods 300 --loop-repeat 1".split()
-    session.run("python", "benchmarks/dispatch.py", *quick_dispatch)
+    dispatch = ["--nodes", "1000", "--repeat", "3", "--loop-pods", "300", "--loop-repeat", "1"]
+    session.run("python", "benchmarks/dispatch.py", *dispatch)
     session.run("python", "benchmarks/scheduling_basic.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/simulate_cli.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/topology_spreading.py", "--quick")
