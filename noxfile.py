@@ -69,14 +69,19 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/topology_spreading.py")
     session.run("python", "benchmarks/scheduling_pod_affinity.py")
     session.run("python", "benchmarks/faults.py")
+    session.run("python", "benchmarks/preemption.py")
+    session.run("python", "benchmarks/scale.py")
 
 
 @nox.session
 def bench_quick(session: nox.Session) -> None:
     """Small benchmark workloads, so CI notices a benchmark that no longer runs."""
-    session.run("python", "benchmarks/dispatch.py", "--nodes", "1000", "--repeat", "3")
+    dispatch = ["--nodes", "1000", "--repeat", "3", "--loop-pods", "300", "--loop-repeat", "1"]
+    session.run("python", "benchmarks/dispatch.py", *dispatch)
     session.run("python", "benchmarks/scheduling_basic.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/simulate_cli.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/topology_spreading.py", "--quick")
     session.run("python", "benchmarks/scheduling_pod_affinity.py", "--quick")
     session.run("python", "benchmarks/faults.py", "--quick")
+    session.run("python", "benchmarks/preemption.py", "--quick", "--repeat", "1")
+    session.run("python", "benchmarks/scale.py", "--quick", "--repeat", "1")

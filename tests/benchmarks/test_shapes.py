@@ -1,0 +1,73 @@
+"""The benchmark workloads build the shapes they claim: preemption's preemptors each evict
+three low-priority pods and all get scheduled, its claims are bound and mounted, and the
+per-node plugin dispatch.py adds really joins the default profile's Filter and Score."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+
+import _third_party
+import preemption
+import scale
+
+from kubesched.cluster.memory import InMemoryCluster
+from kubesched.framework._runtime import Framework
+from kubesched.profile import build_simulation
+
+
+@pytest.mark.parametrize("volumes", [False, True])
+def test_every_preemptor_evicts_three_low_priority_pods(volumes: bool) -> None:
+    workload = preemption.Workload("t", 6, 24, 6, volumes=volumes)
+    result = preemption.run(workload)
+    assert result["scheduled"] == 6
+    assert result["victims"] == 18
+    assert result["pods_per_second"] > 0
+
+
+def test_preemptors_mount_their_own_bound_claim() -> None:
+    pv, pvc = preemption.bound_claim(3)
+    pod = preemption.preemptor(3, volumes=True)
+    claim = pod.spec.volumes[0].persistent_volume_claim
+    assert claim is not None and claim.claim_name == pvc.metadata.name
+    assert pvc.spec.volume_name == pv.metadata.name
+    assert pv.spec.claim_ref is not None and pv.spec.claim_ref.name == pvc.metadata.name
+    assert pod.priority == preemption.HIGH_PRIORITY
+    assert preemption.preemptor(3, volumes=False).spec.volumes == []
+
+
+def test_scale_leaves_out_the_shape_that_does_not_fit() -> None:
+    names = [shape.name for shape in scale.FULL]
+    assert "500Nodes_50000Pods" not in names
+    assert {"15000Nodes_10000Pods", "5000Nodes_50000Pods", "15000Nodes_50000Pods"} <= set(names)
+
+
+def test_scale_only_selects_by_prefix() -> None:
+    assert [s.name for s in scale.selected(scale.FULL, "5000Nodes")] == [
+        "5000Nodes_10000Pods",
+        "5000Nodes_50000Pods",
+    ]
+    assert [s.name for s in scale.selected(scale.FULL, "15000Nodes_50000Pods")] == [
+        "15000Nodes_50000Pods"
+    ]
+
+
+def test_the_per_node_plugin_joins_filter_and_score_of_the_default_profile() -> None:
+    registry = _third_party.registry()
+    for with_plugin in (False, True):
+        cfg = _third_party.config(with_plugin, registry)
+        simulation = build_simulation(cfg, registry, InMemoryCluster())
+        framework: Framework = simulation.scheduler.frameworks["default-scheduler"]
+        points = framework.profile.plugins
+        assert (_third_party.NAME in points["filter"]) is with_plugin
+        assert (_third_party.NAME in points["score"]) is with_plugin
+        assert "NodeResourcesFit" in points["filter"] and "TaintToleration" in points["score"]
+
+
+def test_third_party_run_schedules_every_pod() -> None:
+    wall, cpu = _third_party.one_run(40, 30, with_plugin=True)
+    assert wall > 0 and cpu > 0
