@@ -32,6 +32,17 @@ def positional_adapter(impl: pluggy.HookImpl, spec_argnames: Sequence[str]) -> H
     if wanted == tuple(spec_argnames):
         return fn
     indices = tuple(spec_argnames.index(name) for name in wanted)
+    # Per-node hooks run once per node and plugin: spelled out, the common arities cost
+    # a fraction of building an argument list on every call.
+    if len(indices) == 1:
+        (a,) = indices
+        return lambda *args: fn(args[a])
+    if len(indices) == 2:
+        a, b = indices
+        return lambda *args: fn(args[a], args[b])
+    if len(indices) == 3:
+        a, b, c = indices
+        return lambda *args: fn(args[a], args[b], args[c])
 
     def call(*args: Any) -> Any:
         return fn(*[args[i] for i in indices])
