@@ -10,6 +10,8 @@ from unittest.mock import patch
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ipa_reference import pre_filter_state as reference_pre_filter
+from ipa_reference import score_of, topology_score
 from ipa_testlib import EXISTS, IN, NOT_IN, affinity, node, pod, sel, weighted
 
 from kubesched.api import LabelSelector, Namespace, Node, ObjectMeta, Pod, PodAffinityTerm
@@ -18,9 +20,7 @@ from kubesched.testing import PluginHarness, assert_batch_agrees
 from kubesched_interpodaffinity import InterPodAffinity, InterPodAffinityArgs, columns, from_index
 from kubesched_interpodaffinity import index as index_module
 from kubesched_interpodaffinity.filtering import PreFilterState
-from kubesched_interpodaffinity.filtering import pre_filter_state as reference_pre_filter
 from kubesched_interpodaffinity.index import ClusterIndex
-from kubesched_interpodaffinity.scoring import score_of, topology_score
 
 KEYS = ("kubernetes.io/hostname", "zone", "region")
 APPS = ("a", "b", "c")

@@ -7,10 +7,10 @@ when it returns to zero, so an empty map means nothing matched anywhere
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from kubesched.api import Node, Pod
-from kubesched.framework import AffinityTerm, NodeInfo, PodAffinityTerms
+from kubesched.framework import AffinityTerm, PodAffinityTerms
 
 TopologyPair = tuple[str, str]
 NO_LABELS: Mapping[str, str] = {}
@@ -29,33 +29,6 @@ def scores_others(terms: PodAffinityTerms) -> bool:
     return bool(
         terms.required_affinity or terms.preferred_affinity or terms.preferred_anti_affinity
     )
-
-
-def matches_per_domain(
-    term: AffinityTerm, nodes: Sequence[NodeInfo], all_of: Sequence[AffinityTerm] = ()
-) -> Iterator[tuple[str, int]]:
-    """For each node with pods and `term`'s topology label: the node's domain and how many
-    of its pods `term` selects (or, with `all_of`, match every one of those terms); nodes
-    where none does are left out. The pods' namespace selectors must be merged already."""
-    key, selector, namespaces = term.topology_key, term.selector, term.namespaces
-    any_namespace = term.namespace_selector.matches(NO_LABELS)
-    for node_info in nodes:
-        node = node_info.node
-        if node is None or not node_info.pods:
-            continue
-        domain = node.metadata.labels.get(key)
-        if domain is None:
-            continue
-        found = 0
-        for other in node_info.pods:
-            if all_of:
-                found += matches_all(all_of, other.pod)
-                continue
-            meta = other.pod.metadata
-            if (any_namespace or meta.namespace in namespaces) and selector.matches(meta.labels):
-                found += 1
-        if found:
-            yield domain, found
 
 
 class TopologyCounts(dict[TopologyPair, int]):

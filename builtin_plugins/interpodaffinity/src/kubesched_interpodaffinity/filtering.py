@@ -7,22 +7,19 @@ whatever the number of pods in the cluster (upstream's filtering.go).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 from attrs import define
 from numpy.typing import NDArray
 
-from kubesched.api import Namespace, Node, Pod
-from kubesched.framework import AffinityTerm, NodeTable, PodAffinityTerms, PodInfo
+from kubesched.api import Node, Pod
+from kubesched.framework import AffinityTerm, PodInfo
 from kubesched_interpodaffinity.counts import (
     NO_LABELS,
     TopologyCounts,
     matches_all,
-    matches_per_domain,
 )
-from kubesched_interpodaffinity.namespaces import merge_required, namespace_labels
-from kubesched_interpodaffinity.rows import with_pods_and_label, with_required_anti_affinity_pods
 
 PositiveDomains = dict[str, dict[str, NDArray[np.bool_]]]
 
@@ -80,66 +77,6 @@ class PreFilterState:
         self.anti_affinity.add_anti_affinity(
             self.anti_affinity_terms, other, NO_LABELS, node, value
         )
-
-
-def pre_filter_state(
-    pod: Pod,
-    terms: PodAffinityTerms,
-    table: NodeTable,
-    namespaces: Sequence[Namespace],
-) -> PreFilterState | None:
-    """Count, over the snapshot's nodes, the existing pods that matter to `pod`; None when
-    the pod has no required terms and no pod has required anti-affinity. Walks every pod
-    that can matter: the reference for `from_index.pre_filter_state`."""
-    anti_nodes = with_required_anti_affinity_pods(table)
-    if not (anti_nodes or terms.required_affinity or terms.required_anti_affinity):
-        return None
-    labels = namespace_labels(namespaces, pod.metadata.namespace)
-    state = PreFilterState(
-        pod,
-        merge_required(terms.required_affinity, namespaces),
-        merge_required(terms.required_anti_affinity, namespaces),
-        labels,
-        TopologyCounts(),
-        TopologyCounts(),
-        TopologyCounts(),
-    )
-    memo: dict[int, bool] = {}
-    for node_info in anti_nodes:
-        if node_info.node is not None:
-            anti_pods = node_info.pods_with_required_anti_affinity
-            _count_existing(state, anti_pods, node_info.node.metadata.labels, memo)
-    for term in state.affinity_terms:
-        nodes = with_pods_and_label(table, term.topology_key)
-        for domain, found in matches_per_domain(term, nodes, state.affinity_terms):
-            state.affinity.add((term.topology_key, domain), found)
-    for term in state.anti_affinity_terms:
-        nodes = with_pods_and_label(table, term.topology_key)
-        for domain, found in matches_per_domain(term, nodes):
-            state.anti_affinity.add((term.topology_key, domain), found)
-    return state
-
-
-def _count_existing(
-    state: PreFilterState,
-    anti_pods: Sequence[PodInfo],
-    labels: Mapping[str, str],
-    memo: dict[int, bool],
-) -> None:
-    """Count the pods on one node whose required anti-affinity selects the incoming pod;
-    `memo` remembers each (interned) term's verdict for this cycle."""
-    counts, pod, ns_labels = state.existing_anti_affinity, state.pod, state.namespace_labels
-    for other in anti_pods:
-        for term in other.affinity_terms.required_anti_affinity:
-            domain = labels.get(term.topology_key)
-            if domain is None:
-                continue
-            selects = memo.get(id(term))
-            if selects is None:
-                selects = memo[id(term)] = term.matches(pod, ns_labels)
-            if selects:
-                pair = (term.topology_key, domain)
-                counts[pair] = counts.get(pair, 0) + 1
 
 
 def satisfies_existing_anti_affinity(state: PreFilterState, labels: Mapping[str, str]) -> bool:

@@ -1,8 +1,8 @@
 """PreFilter and PreScore states computed from the ClusterIndex: each distinct term and
 pod group of the cluster is matched once, the matching rows summed per topology
-domain with numpy. The results equal those of the walks over every pod in
-`filtering.pre_filter_state` and `scoring.pre_score_state`, which stay the
-reference (the tests hold the two equal on random clusters).
+domain with numpy. The results equal those of upstream's walks over every pod, which
+the tests keep as the reference (`tests/ipa_reference.py`) and hold equal to these on
+random clusters.
 """
 
 from __future__ import annotations
