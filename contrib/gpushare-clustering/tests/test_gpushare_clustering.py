@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.testing import PluginHarness, assert_batch_agrees
+from kubesched.testing import PluginHarness
 from kubesched_gpushare import GpuRequest
 from kubesched_gpushare.testing import (
+    assert_batch_agrees_on_random_cluster,
+    assert_listed_out_of_tree,
     gpu_node,
     gpu_pod,
-    listed_plugin,
-    random_cluster,
-    random_gpu_pod,
 )
 from kubesched_gpushare_clustering import GpuClusteringScore, clustering_score, gpu_class
 
@@ -52,18 +49,10 @@ def test_a_share_joins_the_node_of_shares() -> None:
 
 
 def test_listed_as_its_own_out_of_tree_distribution() -> None:
-    entry = listed_plugin("GpuClusteringScore")
-    assert (entry["distribution"], entry["source"], entry["loaded"]) == (
-        "kubesched-gpushare-clustering",
-        "out-of-tree",
-        True,
-    )
-    assert entry["extensionPoints"] == ["Score"]
+    assert_listed_out_of_tree("GpuClusteringScore", "kubesched-gpushare-clustering", ["Score"])
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_score_batch_agrees_with_score(seed: int) -> None:
-    rng = random.Random(seed)
-    nodes, running = random_cluster(rng)
-    assert_batch_agrees(GpuClusteringScore, random_gpu_pod(rng), nodes, pods=running)
+    assert_batch_agrees_on_random_cluster(GpuClusteringScore, seed)

@@ -3,22 +3,19 @@ equals the per-node one."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.testing import PluginHarness, assert_batch_agrees, simulate
+from kubesched.testing import PluginHarness, simulate
 from kubesched_gpushare import GPU_INDEX, GpuRequest, TypicalPod
 from kubesched_gpushare.replay.profiles import policy_config
 from kubesched_gpushare.state import DEVICE_CHOICE_KEY, DeviceChoice
 from kubesched_gpushare.testing import (
+    assert_batch_agrees_on_random_cluster,
+    assert_listed_out_of_tree,
     gpu_node,
     gpu_pod,
-    listed_plugin,
-    random_cluster,
-    random_gpu_pod,
 )
 from kubesched_gpushare_fgd import FGDScore, FGDScoreArgs, frag_score, score_node
 
@@ -68,21 +65,13 @@ def test_fgd_args_are_validated() -> None:
 
 
 def test_listed_as_its_own_out_of_tree_distribution() -> None:
-    entry = listed_plugin("FGDScore")
-    assert (entry["distribution"], entry["source"], entry["loaded"]) == (
-        "kubesched-gpushare-fgd",
-        "out-of-tree",
-        True,
-    )
-    assert entry["extensionPoints"] == ["Score"]
+    assert_listed_out_of_tree("FGDScore", "kubesched-gpushare-fgd", ["Score"])
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_score_batch_agrees_with_score(seed: int) -> None:
-    rng = random.Random(seed)
-    nodes, running = random_cluster(rng)
-    assert_batch_agrees(FGDScore, random_gpu_pod(rng), nodes, pods=running)
+    assert_batch_agrees_on_random_cluster(FGDScore, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])

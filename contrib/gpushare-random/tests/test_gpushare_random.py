@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.testing import PluginHarness, assert_batch_agrees
+from kubesched.testing import PluginHarness
 from kubesched_gpushare.testing import (
+    assert_batch_agrees_on_random_cluster,
+    assert_listed_out_of_tree,
     gpu_node,
     gpu_pod,
-    listed_plugin,
-    random_cluster,
-    random_gpu_pod,
 )
 from kubesched_gpushare_random import RandomScore
 
@@ -36,18 +33,10 @@ def test_every_node_gets_drawn_over_many_cycles() -> None:
 
 
 def test_listed_as_its_own_out_of_tree_distribution() -> None:
-    entry = listed_plugin("RandomScore")
-    assert (entry["distribution"], entry["source"], entry["loaded"]) == (
-        "kubesched-gpushare-random",
-        "out-of-tree",
-        True,
-    )
-    assert entry["extensionPoints"] == ["PreScore", "Score"]
+    assert_listed_out_of_tree("RandomScore", "kubesched-gpushare-random", ["PreScore", "Score"])
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_score_batch_agrees_with_score(seed: int) -> None:
-    rng = random.Random(seed)
-    nodes, running = random_cluster(rng)
-    assert_batch_agrees(RandomScore, random_gpu_pod(rng), nodes, pods=running)
+    assert_batch_agrees_on_random_cluster(RandomScore, seed)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kubesched.api import Node, Pod
-from kubesched.testing import make_node, make_pod
+from kubesched.testing import assert_batch_agrees, make_node, make_pod
 from kubesched_gpushare.resources import GPU_COUNT, GPU_INDEX, GPU_MILLI, GPU_MODEL
 
 
@@ -103,6 +103,25 @@ def listed_plugin(name: str) -> dict[str, Any]:
         main(["plugins", "--output", "json"])
     [entry] = [p for p in json.loads(out.getvalue())["plugins"] if p["name"] == name]
     return dict(entry)
+
+
+def assert_listed_out_of_tree(name: str, distribution: str, points: list[str]) -> None:
+    """`kubesched plugins` lists `name` as loaded, out of tree, from `distribution`, at
+    these extension points."""
+    entry = listed_plugin(name)
+    assert (entry["distribution"], entry["source"], entry["loaded"]) == (
+        distribution,
+        "out-of-tree",
+        True,
+    )
+    assert entry["extensionPoints"] == points
+
+
+def assert_batch_agrees_on_random_cluster(plugin: type, seed: int) -> None:
+    """The plugin's batch Score equals its per-node Score on the random cluster of `seed`."""
+    rng = random.Random(seed)
+    nodes, running = random_cluster(rng)
+    assert_batch_agrees(plugin, random_gpu_pod(rng), nodes, pods=running)
 
 
 NODE_HEADER = "sn,cpu_milli,memory_mib,gpu,model\n"
