@@ -12,6 +12,18 @@ from hypothesis import strategies as st
 
 from kubesched.cli._json import _plain, dumps_indented
 
+# Every code point json.dumps escapes that is easy to get wrong: C0 controls, DEL, C1
+# controls, lone surrogates and the non-characters (U+FDD0..U+FDEF and the last two of
+# every plane).
+ODD_CODE_POINTS = [
+    *range(0x00, 0x20),
+    *range(0x7F, 0xA0),
+    *range(0xD800, 0xE000),
+    *range(0xFDD0, 0xFDF0),
+    *(plane + last for plane in range(0, 0x110000, 0x10000) for last in (0xFFFE, 0xFFFF)),
+]
+odd_text = st.lists(st.sampled_from(ODD_CODE_POINTS).map(chr), max_size=6).map("".join)
+
 scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -19,12 +31,14 @@ scalars = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(),
     st.text(alphabet=st.characters(max_codepoint=127)),
+    st.text(alphabet=st.characters(categories=["Cc", "Cs", "Cn"])),
+    odd_text,
 )
 documents = st.recursive(
     scalars,
     lambda children: st.one_of(
         st.lists(children, max_size=5),
-        st.dictionaries(st.text(max_size=8), children, max_size=5),
+        st.dictionaries(st.one_of(st.text(max_size=8), odd_text), children, max_size=5),
     ),
     max_leaves=40,
 )
@@ -34,6 +48,13 @@ documents = st.recursive(
 @settings(max_examples=400, deadline=None)
 def test_same_text_as_the_standard_library(document: Any) -> None:
     assert dumps_indented(document) == json.dumps(document, indent=2)
+
+
+def test_every_control_surrogate_and_non_character_is_escaped_as_json_dumps_does() -> None:
+    for code_point in ODD_CODE_POINTS:
+        for text in (chr(code_point), f"a{chr(code_point)}b"):
+            document = {"k": [text]}
+            assert dumps_indented(document) == json.dumps(document, indent=2), hex(code_point)
 
 
 def test_the_fast_encoder_takes_plain_documents_only() -> None:

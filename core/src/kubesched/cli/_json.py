@@ -4,8 +4,9 @@ The CLI's JSON documents are a public API, so their text must not change: the
 fast encoder (orjson) is used only for documents made of the plain values whose
 text it writes exactly as the standard library does (str, int within 64 bits,
 bool, None, finite floats written without an exponent, lists and dicts with str
-keys), and only when the text it wrote is ASCII (the standard library escapes
-the rest). Anything else goes through `json.dumps`.
+keys), and only when the text it wrote is printable ASCII: the standard library
+escapes everything outside U+0020..U+007E, DEL included, which orjson writes
+raw, and orjson refuses lone surrogates. Anything else goes through `json.dumps`.
 """
 
 from __future__ import annotations
@@ -46,10 +47,18 @@ def _plain(value: Any) -> bool:
     return True
 
 
+def _orjson_text(document: Any) -> str | None:
+    """orjson's text of a plain document, or None where it would differ from json.dumps."""
+    try:
+        text = orjson.dumps(document, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:  # a lone surrogate, which json.dumps escapes
+        return None
+    if not text.isascii() or b"\x7f" in text:
+        return None
+    return text.decode("ascii")
+
+
 def dumps_indented(document: Any) -> str:
     """The text of `json.dumps(document, indent=2)`."""
-    if _plain(document):
-        text = orjson.dumps(document, option=orjson.OPT_INDENT_2)
-        if text.isascii():
-            return text.decode("ascii")
-    return json.dumps(document, indent=2)
+    text = _orjson_text(document) if _plain(document) else None
+    return json.dumps(document, indent=2) if text is None else text
