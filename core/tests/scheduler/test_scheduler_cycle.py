@@ -282,16 +282,51 @@ def test_no_nodes_and_other_schedulers(simulate: Any) -> None:
     assert sim.recorder.for_object("Pod /x") == []
 
 
-def test_gated_pods_are_reported_with_their_gate(simulate: Any) -> None:
-    _, result = simulate(
+def test_gated_pods_are_reported_gated_with_their_gate(simulate: Any) -> None:
+    """Held by SchedulingGates, never attempted: `Gated`, not counted Unschedulable; the
+    pod carries the API server's PodScheduled condition, reason SchedulingGated."""
+    sim, result = simulate(
         _nodes(1), [make_pod("g").namespace("default").scheduling_gates("a", "b").obj()]
     )
     [outcome] = result.outcomes
     assert (outcome.status, outcome.attempts, outcome.message) == (
-        "Unschedulable",
+        "Gated",
         0,
         "waiting for scheduling gates: [a b]",
     )
+    assert (result.summary.gated, result.summary.unschedulable) == (1, 0)
+    [live] = sim.cluster.pods()
+    [condition] = live.status.conditions
+    assert (condition.type, condition.status, condition.reason, condition.message) == (
+        "PodScheduled",
+        "False",
+        "SchedulingGated",
+        "Scheduling is blocked due to non-empty scheduling gates",
+    )
+
+
+def test_a_pending_pod_being_deleted_is_skipped_not_unschedulable(simulate: Any) -> None:
+    """Upstream's skipPodSchedule: a FailedScheduling event, no condition, never retried."""
+    from datetime import datetime, timezone
+
+    deleting = (
+        make_pod("d").namespace("default")
+        .deletion_timestamp(datetime(2024, 1, 1, tzinfo=timezone.utc)).obj()
+    )  # fmt: skip
+    sim, result = simulate(_nodes(1), [deleting])
+    [outcome] = result.outcomes
+    message = "skip schedule deleting pod: default/d"
+    assert (outcome.status, outcome.node, outcome.message, outcome.attempts) == (
+        "Skipped",
+        None,
+        message,
+        1,
+    )
+    assert (result.summary.skipped, result.summary.unschedulable) == (1, 0)
+    [event] = sim.recorder.for_object("Pod default/d")
+    assert (event.reason, event.message) == ("FailedScheduling", message)
+    [live] = sim.cluster.pods()
+    assert live.status.conditions == [] and not live.spec.node_name
 
 
 def test_pods_are_tried_by_priority(simulate: Any) -> None:

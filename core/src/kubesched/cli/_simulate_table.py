@@ -21,6 +21,8 @@ STATUS_STYLES = {
     "Error": "red",
     "Preempted": "magenta",
     "Deleted": "magenta",
+    "Gated": "cyan",
+    "Skipped": "magenta",
 }
 REASON_WIDTH = 80
 """Reasons wrap at this width; names are never cut or wrapped."""
@@ -52,6 +54,8 @@ def _counts(result: SimulationResult) -> str:
         f"Scheduled: {s.scheduled}   Unschedulable: {s.unschedulable}   Errors: {s.errors}   "
         + (f"Preempted: {s.preempted}   " if s.preempted else "")
         + (f"Deleted: {s.deleted}   " if s.deleted else "")
+        + (f"Gated: {s.gated}   " if s.gated else "")
+        + (f"Skipped (being deleted): {s.skipped}   " if s.skipped else "")
         + f"Pods for other schedulers (left alone): {s.other_schedulers}"
     )
 

@@ -33,7 +33,11 @@ from kubesched.api import (
     StorageClass,
     Workload,
 )
-from kubesched.cluster.admission import admit_priority, priority_classes_by_name
+from kubesched.cluster.admission import (
+    admit_priority,
+    admit_scheduling_gates,
+    priority_classes_by_name,
+)
 from kubesched.cluster.storage import InMemoryStorage
 from kubesched.errors import InputError, KubeschedError
 
@@ -161,10 +165,11 @@ class InMemoryCluster(InMemoryStorage):
     # -- pods ----------------------------------------------------------------------------
 
     def add_pod(self, pod: Pod) -> Pod:
-        """Create a pod (priority admission applied); returns it as stored."""
+        """Create a pod (priority and scheduling-gate admission applied); returns it as
+        stored."""
         if pod.uid in self._pods:
             raise InputError(f"pod uid {pod.uid} is already used", obj=f"Pod {pod.key}")
-        pod = admit_priority(pod, self._priority_classes)
+        pod = admit_scheduling_gates(admit_priority(pod, self._priority_classes))
         self._pods[pod.uid] = pod
         self._emit(None, pod)
         return pod
