@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -112,6 +113,23 @@ def test_ties_are_broken_by_the_seed(simulate: Any, make_profile: MakeProfile) -
     again = simulate(_nodes(5), [_pod(f"p{i}") for i in range(6)], [prof], seed=3)[1]
     assert tuple(o.node for o in again.outcomes) == runs[3]
     assert len(set(runs.values())) > 1
+
+
+def test_ties_are_drawn_uniformly_among_the_top_scored_nodes(
+    simulate: Any, make_profile: MakeProfile
+) -> None:
+    """Three nodes tie on the top score, one scores lower: over 300 seeds each tied node
+    wins about a third of the time (a binomial's 5-sigma band) and the lower one never."""
+    scores = {"n0": 5, "n1": 5, "n2": 5, "n3": 1}
+    prof = make_profile(filters=(), scores={"ConstantScore": 1}, args={"ConstantScore": scores})
+    seeds = 300
+    wins = Counter(
+        simulate(_nodes(4), [_pod("p")], [prof], seed=seed)[1].outcomes[0].node
+        for seed in range(seeds)
+    )
+    assert set(wins) == {"n0", "n1", "n2"}
+    expected, sigma = seeds / 3, (seeds * (1 / 3) * (2 / 3)) ** 0.5
+    assert all(abs(wins[n] - expected) < 5 * sigma for n in ("n0", "n1", "n2")), wins
 
 
 def test_highest_total_score_wins(simulate: Any, make_profile: MakeProfile) -> None:
