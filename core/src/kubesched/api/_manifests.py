@@ -4,7 +4,7 @@
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
 It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
 storage kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
-StorageClass, CSINode) and the workloads PodTopologySpread's default
+StorageClass, CSINode, VolumeAttachment) and the workloads PodTopologySpread's default
 constraints read (Service, ReplicationController, ReplicaSet, StatefulSet); any
 other kind is skipped with a warning. Namespaced objects without a namespace go
 to `default`, objects without a uid get a stable one. Documents are counted
@@ -30,7 +30,13 @@ from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
-from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kubesched.api._storage import (
+    CSINode,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
+    VolumeAttachment,
+)
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
 from kubesched.api._workloads import (
@@ -59,6 +65,7 @@ ManifestObject = (
     | PersistentVolumeClaim
     | StorageClass
     | CSINode
+    | VolumeAttachment
     | Service
     | ReplicationController
     | ReplicaSet
@@ -74,6 +81,7 @@ _KINDS: dict[str, type[ManifestObject]] = {
     "PersistentVolumeClaim": PersistentVolumeClaim,
     "StorageClass": StorageClass,
     "CSINode": CSINode,
+    "VolumeAttachment": VolumeAttachment,
     "Namespace": Namespace,
     "Service": Service,
     "ReplicationController": ReplicationController,
@@ -105,6 +113,7 @@ class ClusterObjects:
     persistent_volume_claims: list[PersistentVolumeClaim] = field(factory=list)
     storage_classes: list[StorageClass] = field(factory=list)
     csi_nodes: list[CSINode] = field(factory=list)
+    volume_attachments: list[VolumeAttachment] = field(factory=list)
     namespaces: list[Namespace] = field(factory=list)
     services: list[Service] = field(factory=list)
     replication_controllers: list[ReplicationController] = field(factory=list)
@@ -346,6 +355,7 @@ def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
         persistent_volume_claims=found["PersistentVolumeClaim"],
         storage_classes=found["StorageClass"],
         csi_nodes=found["CSINode"],
+        volume_attachments=found["VolumeAttachment"],
         namespaces=found["Namespace"],
         services=found["Service"],
         replication_controllers=found["ReplicationController"],

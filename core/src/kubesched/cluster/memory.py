@@ -31,6 +31,7 @@ from kubesched.api import (
     PriorityClass,
     Service,
     StorageClass,
+    VolumeAttachment,
     Workload,
 )
 from kubesched.cluster.admission import (
@@ -64,6 +65,7 @@ class InMemoryCluster(InMemoryStorage):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        volume_attachments: Iterable[VolumeAttachment] = (),
         namespaces: Iterable[Namespace] = (),
         workloads: Iterable[Workload] = (),
     ) -> None:
@@ -81,7 +83,13 @@ class InMemoryCluster(InMemoryStorage):
         self._nodes: dict[str, Node] = {}
         self._pods: dict[str, Pod] = {}
         self._changes: list[Change] = []
-        self._init_storage(persistent_volumes, persistent_volume_claims, storage_classes, csi_nodes)
+        self._init_storage(
+            persistent_volumes,
+            persistent_volume_claims,
+            storage_classes,
+            csi_nodes,
+            volume_attachments,
+        )
         for node in nodes:
             self.add_node(node)
         for pod in pods:
@@ -99,6 +107,7 @@ class InMemoryCluster(InMemoryStorage):
             persistent_volume_claims=objects.persistent_volume_claims,
             storage_classes=objects.storage_classes,
             csi_nodes=objects.csi_nodes,
+            volume_attachments=objects.volume_attachments,
             namespaces=objects.namespaces,
             workloads=objects.workloads,
         )
