@@ -28,28 +28,15 @@ from kubesched.experiment import (
     comparison_document,
     config_file,
 )
+from kubesched.experiment._grid import FieldProblem, parse_seed_list
 
 
 def parse_seeds(text: str) -> list[int]:
     """`1,2,3` or a range `1-10` (or both, comma-separated): distinct seeds, in order."""
-    seeds: dict[int, None] = {}
-    for part in text.split(","):
-        part = part.strip()
-        try:
-            if "-" in part[1:]:
-                low, high = part[0] + part[1:].split("-", 1)[0], part[1:].split("-", 1)[1]
-                first, last = int(low), int(high)
-                if last < first:
-                    raise ValueError(part)
-                seeds.update(dict.fromkeys(range(first, last + 1)))
-            else:
-                seeds[int(part)] = None
-        except ValueError:
-            raise click.BadParameter(
-                f"{text!r}: seeds are integers or ranges, comma-separated (1,2,3 or 1-10)",
-                param_hint="--seeds",
-            ) from None
-    return list(seeds)
+    try:
+        return parse_seed_list(text, "--seeds")
+    except FieldProblem as problem:
+        raise click.BadParameter(problem.message, param_hint="--seeds") from None
 
 
 def named_configs(paths: tuple[Path, ...]) -> list[ConfigSpec]:

@@ -1,4 +1,5 @@
-"""What an experiment runs its configs on: a cluster's manifests (a file or a directory).
+"""What an experiment runs its configs on: a cluster's manifests (a file or a directory), or
+a scenario (a trace, its format and the format's options).
 
 An input is plain data (kind, path, name) so it travels to another process with
 its cell; the manifests are read where the run happens, once per process.
@@ -18,6 +19,8 @@ from kubesched.experiment._digest import path_digest
 
 CLUSTER = "cluster"
 """An input of Kubernetes manifests, scheduled by `simulate`."""
+SCENARIO = "scenario"
+"""An input of a scenario (a trace read by a format adapter, with its options), replayed."""
 
 
 @frozen
