@@ -135,7 +135,7 @@ def test_a_line_cut_short_by_a_crash_is_dropped_and_its_cell_run_again(
     rows = journal_rows(out)
     assert len(rows) == 12
     assert len({(r["config_hash"], r["input_hash"], r["seed"]) for r in rows}) == 12
-    assert printed.startswith("12 cells (0 failed)")
+    assert printed.startswith("12 cells (0 failed, 4 from an earlier sweep) in ")
 
 
 def test_without_resume_an_earlier_sweep_is_not_mixed_in(

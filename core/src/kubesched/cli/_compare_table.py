@@ -115,7 +115,9 @@ def _print_some(console: Console, names: Sequence[str], some: list[Difference], 
 
 def _cell(values: dict[str, float], percent: bool) -> str:
     def fmt(value: float) -> str:
-        return f"{value:.1%}" if percent else f"{value:g}"
+        if percent:
+            return f"{value:.1%}"
+        return f"{value:g}" if value == int(value) else f"{value:.2f}"
 
     if values["min"] == values["max"]:
         return fmt(values["mean"])

@@ -81,4 +81,6 @@ def command(
         if parquet_available()
         else " (no Parquet: pip install 'kubesched-core[parquet]')"
     )
-    click.echo(f"{len(rows)} cells ({failed} failed) in {tables}")
+    earlier = len(rows) - sweep.ran
+    resumed = f", {earlier} from an earlier sweep" if earlier else ""
+    click.echo(f"{len(rows)} cells ({failed} failed{resumed}) in {tables}")

@@ -193,12 +193,14 @@ def _inputs(root: Path, value: Any) -> list[InputSpec]:
 
 def parse_grid(document: Any, root: Path) -> Grid:
     """The grid in a parsed document, paths relative to `root`; FieldProblem otherwise."""
-    doc = _mapping(document, "(document)")
-    _only(doc, {"apiVersion", "kind", "configs", "inputs", "seeds"}, "(document)")
-    if doc.get("apiVersion") != GRID_API_VERSION:
+    if not isinstance(document, dict):
+        raise FieldProblem("", f"not a {GRID_KIND} grid (a mapping)")
+    if document.get("apiVersion") != GRID_API_VERSION:
         raise FieldProblem("apiVersion", f"must be {GRID_API_VERSION}")
-    if doc.get("kind") != GRID_KIND:
+    if document.get("kind") != GRID_KIND:
         raise FieldProblem("kind", f"must be {GRID_KIND}")
+    doc: dict[str, Any] = document
+    _only(doc, {"apiVersion", "kind", "configs", "inputs", "seeds"}, "")
     configs = _configs(root, doc.get("configs"))
     _distinct([c.digest for c in configs], "configs", "configuration")
     inputs = _inputs(root, doc.get("inputs"))
@@ -231,5 +233,4 @@ def load_grid(path: str | Path) -> Grid:
     try:
         return parse_grid(document, Path(path).parent)
     except FieldProblem as problem:
-        field = None if problem.field == "(document)" else problem.field
-        raise InputError(problem.message, file=file, field=field) from None
+        raise InputError(problem.message, file=file, field=problem.field or None) from None

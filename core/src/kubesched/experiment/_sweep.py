@@ -45,6 +45,8 @@ class Sweep:
         self.out = out
         self.journal = Journal(out / JOURNAL)
         self.cells: list[Cell] = grid_cells(grid.configs, grid.inputs, grid.seeds)
+        self.ran = 0
+        """Cells run by the last `run` (the others were in the journal already)."""
 
     def check_fresh(self) -> None:
         """A sweep that does not resume must not mix its rows with an earlier one's."""
@@ -74,6 +76,7 @@ class Sweep:
                 return
             self.journal.append(row)
             rows[cell.key] = row
+            self.ran += 1
             state["done"] += 1
             state["failed"] += row["status"] == ERROR
             report()
@@ -82,6 +85,7 @@ class Sweep:
             state["running"] = running
             report()
 
+        self.ran = 0
         report()
         if todo:
             runner.run(todo, on_row, on_running)
