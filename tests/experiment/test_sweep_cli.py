@@ -4,21 +4,29 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
+import multiprocessing
+import os
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+from rich.console import Console
 from sweep_testlib import EXAMPLES, without_timing, write_grid
 
+from kubesched.cli._sweep_progress import SweepProgress
 from kubesched.cli.main import main
 from kubesched.experiment import cluster_input, cluster_objects, config_file, run_metrics
 from kubesched.experiment._cells import Cell
 from kubesched.experiment._grid import load_grid
 from kubesched.experiment._runners import LocalRunner, OnRow, OnRunning
 from kubesched.experiment._simulate import simulate
-from kubesched.experiment._sweep import Sweep
+from kubesched.experiment._sweep import Counts, Sweep
 from kubesched.framework import default_registry
 
 
@@ -194,3 +202,66 @@ def test_a_bad_grid_is_one_line_and_writes_nothing(
     assert code == 2 and printed == ""
     assert err == f"error: {example_grid}: {message}\n"
     assert not out.exists()
+
+
+def _cluster(path: Path, nodes: int, pods: int) -> Path:
+    """Enough pods that a cell runs for a second or more."""
+    text = "".join(
+        f"---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{i:03d}}}\n"
+        f'status: {{allocatable: {{cpu: "8", memory: 32Gi, pods: "110"}}}}\n'
+        for i in range(nodes)
+    ) + "".join(
+        f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i:04d}, namespace: default}}\n"
+        f"spec: {{containers: [{{name: c, resources: {{requests: "
+        f'{{cpu: "{100 + (i * 37) % 900}m", memory: 1Gi}}}}}}]}}\n'
+        for i in range(pods)
+    )
+    path.write_text(text)
+    return path
+
+
+def test_a_local_worker_killed_mid_sweep_costs_its_cells_a_retry_not_a_row(
+    tmp_path: Path,
+) -> None:
+    cluster = _cluster(tmp_path / "cluster.yaml", nodes=40, pods=300)
+    grid = load_grid(write_grid(tmp_path, f"- cluster: {cluster}\n", seeds="1-2"))
+    killed: list[int] = []
+    running: list[int] = []
+
+    def on_running(count: int) -> None:
+        running.append(count)
+
+    def kill_one() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not killed:
+            workers = multiprocessing.active_children()
+            if workers and running and running[-1] > 0:
+                time.sleep(1.0)  # past the worker's start, inside a cell
+                os.kill(workers[0].pid or 0, signal.SIGKILL)
+                killed.append(workers[0].pid or 0)
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    sweep = Sweep(grid, tmp_path / "out")
+    rows = sweep.run(LocalRunner(2), lambda counts: on_running(counts.running))
+    killer.join()
+    assert killed
+    journal = journal_rows(tmp_path / "out")
+    assert len(journal) == len({(r["config_hash"], r["seed"]) for r in journal}) == 4
+    assert {row["status"] for row in rows} == {"ok"}
+    assert without_timing(rows) == without_timing(Sweep(grid, tmp_path / "one").run(LocalRunner(1)))
+
+
+def test_the_progress_bar_counts_done_running_and_failed_on_a_terminal() -> None:
+    console = Console(file=io.StringIO(), force_terminal=True, width=120)
+    bar = SweepProgress(console)
+    bar(Counts(total=12, done=5, running=2, failed=1))
+    bar.close()
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "5/12" in shown and "running 2, failed 1" in shown
+    quiet = Console(file=io.StringIO(), force_terminal=False)
+    silent = SweepProgress(quiet)
+    silent(Counts(total=12, done=5, running=2, failed=1))
+    silent.close()
+    assert quiet.file.getvalue() == ""  # type: ignore[attr-defined]
