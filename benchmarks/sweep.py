@@ -8,9 +8,13 @@ runs alternating, `--repeat` of each; the speedup is the ratio of the medians,
 taken in the same run. Ray (skipped by `--quick` and `--no-ray`): a local Ray
 cluster of one CPU on 127.0.0.1; the grid runs once cold (workers start and
 import kubesched), then `--repeat` times warm, alternating with the local
-one-process sweep; the per-cell overhead is (median warm Ray wall time - median
-local wall time) / cells. On a shared machine the medians of alternating runs
-are what keeps a burst of someone else's load out of the ratio.
+one-process sweep. Two measures of Ray's per-cell overhead: (median warm Ray
+wall time - median local wall time) / cells, and, steadier on a shared machine,
+each runner's time outside its cells, (sweep wall time - the cells' own wall
+times) / cells (dispatch, serialising cells and rows, waiting for results),
+Ray's minus the local one's, both taken within the same sweeps. On a shared
+machine the medians of alternating runs keep a burst of someone else's load out
+of the ratios.
 
     uv run python benchmarks/sweep.py [--quick] [--nodes 60] [--pods 300] [--seeds 6]
         [--repeat 3]
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import textwrap
@@ -80,13 +85,16 @@ def timed(grid_file: Path, out: Path, runner: Runner) -> dict[str, Any]:
     rows = sweep.run(runner)
     wall = time.perf_counter() - start
     assert all(row["status"] == "ok" for row in rows), rows
-    cell_wall = 0.0
+    cell_wall = cell_cpu = 0.0
     for row in rows:
         cell_wall += row["wall_seconds"]
+        cell_cpu += row["cpu_seconds"]
     return {
         "cells": len(rows),
         "seconds": round(wall, 3),
         "mean_cell_seconds": round(cell_wall / len(rows), 3),
+        "mean_cell_cpu_seconds": round(cell_cpu / len(rows), 3),
+        "outside_cells_per_cell_seconds": round((wall - cell_wall) / len(rows), 4),
     }
 
 
@@ -141,6 +149,11 @@ def ray_overhead(grid_file: Path, folder: Path, repeat: int) -> dict[str, Any]:
         "warm": remote,
         "per_cell_overhead_seconds": round((remote["seconds"] - base["seconds"]) / cells, 3),
         "per_cell_overhead_cold_seconds": round((cold["seconds"] - base["seconds"]) / cells, 3),
+        "outside_cells_per_cell_overhead_seconds": round(
+            statistics.median(r["outside_cells_per_cell_seconds"] for r in warm)
+            - statistics.median(r["outside_cells_per_cell_seconds"] for r in local),
+            4,
+        ),
     }
 
 
