@@ -60,7 +60,8 @@ def test_a_grid_has_its_configs_variations_inputs_and_seeds(folder: Path) -> Non
             - scenario: cluster.yaml
               name: trace
               format: openb
-              options: {gpuSharing: true}
+              options: {gpuSharing: true, nodes: 4}
+              replay: {ties: first, dropUnschedulable: true}
             seeds: 1-3,7
             """,
         )
@@ -74,7 +75,9 @@ def test_a_grid_has_its_configs_variations_inputs_and_seeds(folder: Path) -> Non
     assert [e["name"] for e in ratio] == ["NodeResourcesFit", "NodeResourcesBalancedAllocation"]
     assert len({c.digest for c in loaded.configs}) == 3
     assert [(s.kind, s.name) for s in loaded.inputs] == [("cluster", "tiny"), ("scenario", "trace")]
-    assert loaded.inputs[1].options == {"format": "openb", "gpuSharing": True}
+    trace = loaded.inputs[1]
+    assert (trace.format, trace.options) == ("openb", {"gpuSharing": "true", "nodes": "4"})
+    assert trace.replay == {"ties": "first", "dropUnschedulable": True}
     assert loaded.inputs[0].path == str(folder / "cluster.yaml")
     assert loaded.seeds == [1, 2, 3, 7]
 
@@ -152,6 +155,18 @@ def test_a_variation_leaves_the_base_config_unchanged(folder: Path) -> None:
             "no such file",
         ),
         ("configs: [{file: spread.yaml}]\ninputs: [{trace: x}]\n", "inputs[0]", "needs `cluster`"),
+        (
+            "configs: [{file: spread.yaml}]\n"
+            "inputs: [{scenario: cluster.yaml, replay: {tie: first}}]\n",
+            "inputs[0].replay.tie",
+            "unknown field",
+        ),
+        (
+            "configs: [{file: spread.yaml}]\n"
+            "inputs: [{scenario: cluster.yaml, options: {a: [1]}}]\n",
+            "inputs[0].options.a",
+            "scalar",
+        ),
     ],
 )
 def test_a_mistake_names_the_file_and_the_field(

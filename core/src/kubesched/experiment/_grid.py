@@ -12,8 +12,10 @@ and seeds, in a versioned YAML document.
     inputs:
     - cluster: examples/quickstart        # a manifest file or directory
     - scenario: traces/openb              # a trace, read by the named format's adapter
-      format: openb
-      options: {...}
+      format: openb                       # default: scenario (a kubesched scenario file)
+      options: {...}                      # the format's options (scalars)
+      replay: {ties: first}               # ReplayOptions: ties, dropUnschedulable,
+                                          # sampleInterval, bindLatency, maxAttempts, until
     seeds: [1, 2, 3]                      # or "1-10"
 
 Paths are relative to the grid file. Every problem is an InputError naming the file and
@@ -162,6 +164,26 @@ def _configs(root: Path, value: Any) -> list[ConfigSpec]:
     return configs
 
 
+DEFAULT_FORMAT = "scenario"
+"""The format of a scenario input that names none: kubesched's scenario file."""
+REPLAY_FIELDS = {
+    "ties": "ties",
+    "dropUnschedulable": "drop_unschedulable",
+    "sampleInterval": "sample_interval",
+    "bindLatency": "bind_latency",
+    "maxAttempts": "max_attempts",
+    "until": "until",
+}
+"""A scenario input's `replay` fields -> the `ReplayOptions` fields they set."""
+
+
+def _option_text(value: Any) -> str:
+    """A format option as the text `--format-option KEY=VALUE` would give it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def _inputs(root: Path, value: Any) -> list[InputSpec]:
     if not isinstance(value, list) or not value:
         raise FieldProblem("inputs", "a non-empty list of inputs")
@@ -175,13 +197,18 @@ def _inputs(root: Path, value: Any) -> list[InputSpec]:
             name = _text(entry, "name", field) if "name" in entry else path.name
             inputs.append(InputSpec(CLUSTER, str(path), name))
         elif SCENARIO in entry:
-            _only(entry, {SCENARIO, "name", "format", "options"}, field)
+            _only(entry, {SCENARIO, "name", "format", "options", "replay"}, field)
             path = _path(root, entry, SCENARIO, field)
             name = _text(entry, "name", field) if "name" in entry else path.name
-            options = dict(_mapping(entry.get("options", {}), f"{field}.options"))
-            if "format" in entry:
-                options = {"format": _text(entry, "format", field), **options}
-            inputs.append(InputSpec(SCENARIO, str(path), name, options))
+            fmt = _text(entry, "format", field) if "format" in entry else DEFAULT_FORMAT
+            options = _mapping(entry.get("options", {}), f"{field}.options")
+            for key, value in options.items():
+                if isinstance(value, (dict, list)) or value is None:
+                    raise FieldProblem(f"{field}.options.{key}", "must be a scalar")
+            replay = dict(_mapping(entry.get("replay", {}), f"{field}.replay"))
+            _only(replay, set(REPLAY_FIELDS), f"{field}.replay")
+            strings = {str(k): _option_text(v) for k, v in options.items()}
+            inputs.append(InputSpec(SCENARIO, str(path), name, fmt, strings, replay))
         else:
             raise FieldProblem(field, f"needs `{CLUSTER}` or `{SCENARIO}`")
     names = [spec.name for spec in inputs]

@@ -26,17 +26,20 @@ SCENARIO = "scenario"
 @frozen
 class InputSpec:
     """One input of an experiment: its kind, the file or directory, and a name for tables.
-    `options` are the kind's settings (for a trace: its format's options)."""
+    A scenario also has its `format` (a `kubesched.scenarios` entry point), that format's
+    `options`, and `replay`, how it is replayed (`ReplayOptions` fields, camelCase)."""
 
     kind: str
     path: str
     name: str
-    options: dict[str, Any] = field(factory=dict)
+    format: str = ""
+    options: dict[str, str] = field(factory=dict)
+    replay: dict[str, Any] = field(factory=dict)
 
     @property
     def digest(self) -> str:
-        """The digest of the input's bytes and options (see `path_digest`)."""
-        return path_digest(self.path, self.kind, self.options)
+        """The digest of the input's bytes, format and options (see `path_digest`)."""
+        return path_digest(self.path, self.kind, self.format, self.options, self.replay)
 
 
 def cluster_input(path: str | Path, name: str | None = None) -> InputSpec:
