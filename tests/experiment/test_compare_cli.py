@@ -117,3 +117,38 @@ def test_a_config_that_does_not_validate_names_its_file(
     assert out == ""
     assert err.startswith(f"error: {broken}")
     assert not plot.exists()
+
+
+DAY = str(REPO / "examples/compare/day.yaml")
+
+
+def test_on_a_scenario_each_config_is_replayed_and_its_series_kept(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    plot = tmp_path / "day.png"
+    argv = ["compare", SPREAD, PACK, "--on", DAY, "--seeds", "1,2", "-o", "json"]
+    code, out, err = run(capsys, *argv, "--plot", str(plot))
+    assert code == 0, err
+    document = json.loads(out)
+    schema = json.loads(SCHEMA.read_text())
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(document)] == []
+    assert document["input"]["kind"] == "scenario"
+    spread, pack = document["configs"]
+    assert [m["seed"] for m in pack["metrics"]["perSeed"]] == [1, 2]
+    replay = pack["metrics"]["perSeed"][0]["replay"]
+    assert replay["created"] == 16 and replay["events"] == 7
+    assert pack["metrics"]["spread"]["replay"]["created"] == {
+        "mean": 16.0,
+        "min": 16.0,
+        "max": 16.0,
+    }
+    assert spread["series"][0]["time"] == 0.0 and spread["series"][-1]["time"] == 36000.0
+    by_pod = {d["pod"]: d for d in document["differences"]}
+    # packing fills worker-b1, the zone eu-west-1b worker checkout requires
+    assert by_pod["shop/checkout"]["kind"] == "placedBySome"
+    assert by_pod["shop/checkout"]["placements"]["pack"]["status"] == "Pending"
+    assert by_pod["shop/web-1"]["placements"]["pack"]["node"] == "worker-b1"
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    code, table, _ = run(capsys, "compare", SPREAD, PACK, "--on", DAY, "--seeds", "1,2")
+    assert code == 0
+    assert "utilisation_mean.cpu" in table and "Why" not in table

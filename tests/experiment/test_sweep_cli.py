@@ -24,6 +24,7 @@ from kubesched.cli.main import main
 from kubesched.experiment import cluster_input, cluster_objects, config_file, run_metrics
 from kubesched.experiment._cells import Cell
 from kubesched.experiment._grid import load_grid
+from kubesched.experiment._replay import replay_metrics, run_replay
 from kubesched.experiment._runners import LocalRunner, OnRow, OnRunning
 from kubesched.experiment._simulate import simulate
 from kubesched.experiment._sweep import Counts, Sweep
@@ -265,3 +266,39 @@ def test_the_progress_bar_counts_done_running_and_failed_on_a_terminal() -> None
     silent(Counts(total=12, done=5, running=2, failed=1))
     silent.close()
     assert quiet.file.getvalue() == ""  # type: ignore[attr-defined]
+
+
+def test_a_scenario_input_is_replayed_and_its_metrics_are_columns(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    grid = write_grid(
+        tmp_path,
+        f"""\
+        - scenario: {EXAMPLES / "compare/day.yaml"}
+          replay: {{sampleInterval: 1800}}
+        - scenario: {EXAMPLES / "compare/day.yaml"}
+          name: unknown-format
+          format: no-such-format
+        """,
+        seeds="[3]",
+    )
+    out = tmp_path / "out"
+    code, printed, err = sweep(capsys, str(grid), "--out", str(out), "-j", "1")
+    assert code == 0, err
+    assert printed.startswith("4 cells (2 failed)")
+    rows = pq.read_table(out / "table.parquet").to_pylist()
+    day = [r for r in rows if r["input"] == "day.yaml"]
+    assert [(r["config"], r["status"], r["input_kind"]) for r in day] == [
+        ("spread", "ok", "scenario"),
+        ("pack", "ok", "scenario"),
+    ]
+    registry = default_registry()
+    spec = load_grid(grid).inputs[0]
+    expected = replay_metrics(
+        run_replay(config_file(EXAMPLES / "compare/pack.yaml").load(registry), registry, spec, 3)
+    )
+    assert {k: day[1][k] for k in expected} == expected
+    assert day[1]["utilisation_mean.cpu"] > 0
+    unknown = [r for r in rows if r["input"] == "unknown-format"]
+    assert {r["status"] for r in unknown} == {"error"}
+    assert "no-such-format" in unknown[0]["error"]

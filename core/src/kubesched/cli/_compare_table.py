@@ -10,7 +10,13 @@ from rich.table import Table
 from rich.text import Text
 
 from kubesched.experiment import PLACED_DIFFERENTLY, Comparison, Difference, NodeView
-from kubesched.experiment._compare_document import COUNTS, metrics_document, spread_document
+from kubesched.experiment._compare_document import (
+    COUNTS,
+    metrics_document,
+    replay_spread_document,
+    spread_document,
+)
+from kubesched.experiment._inputs import SCENARIO
 
 REASON_WIDTH = 80
 """Explanations and reasons wrap at this width."""
@@ -28,11 +34,15 @@ def print_comparison(console: Console, comparison: Comparison) -> None:
             markup=False,
             highlight=False,
         )
+    replayed = comparison.input.kind == SCENARIO
     if moved:
-        _print_moved(console, names, moved, seed)
+        _print_moved(console, names, moved, seed, explained=not replayed)
     if some:
         _print_some(console, names, some, seed)
-    _print_metrics(console, comparison)
+    if replayed:
+        _print_replay_metrics(console, comparison)
+    else:
+        _print_metrics(console, comparison)
 
 
 def _delta(chosen: NodeView, other: NodeView) -> str:
@@ -81,16 +91,19 @@ def _why(difference: Difference, names: Sequence[str]) -> str:
 
 
 def _print_moved(
-    console: Console, names: Sequence[str], moved: list[Difference], seed: int
+    console: Console, names: Sequence[str], moved: list[Difference], seed: int, *, explained: bool
 ) -> None:
     table = Table(title=f"Pods placed differently (seed {seed})", title_justify="left")
     table.add_column("Pod", no_wrap=True)
     for name in names:
         table.add_column(Text(name), no_wrap=True)
-    table.add_column("Why (weighted Score differences)", overflow="fold", max_width=REASON_WIDTH)
+    if explained:
+        why = "Why (weighted Score differences)"
+        table.add_column(why, overflow="fold", max_width=REASON_WIDTH)
     for d in moved:
         nodes = [(p.node or "-") if (p := d.placements.get(n)) else "-" for n in names]
-        table.add_row(*map(Text, [d.pod, *nodes, _why(d, names)]))
+        reasons = [_why(d, names)] if explained else []
+        table.add_row(*map(Text, [d.pod, *nodes, *reasons]))
     console.print(table)
 
 
@@ -107,8 +120,10 @@ def _print_some(console: Console, names: Sequence[str], some: list[Difference], 
                 cells.append("not served by this config")
             elif placement.node:
                 cells.append(placement.node)
-            else:
+            elif placement.message:
                 cells.append(f"{placement.status}: {placement.message}")
+            else:
+                cells.append(placement.status)
         table.add_row(*map(Text, [d.pod, *cells]))
     console.print(table)
 
@@ -124,11 +139,29 @@ def _cell(values: dict[str, float], percent: bool) -> str:
     return f"{fmt(values['mean'])} [{fmt(values['min'])}-{fmt(values['max'])}]"
 
 
+def _title(seeds: Sequence[int]) -> str:
+    over = f" (mean [min-max] over seeds {', '.join(map(str, seeds))})"
+    return "Metrics" + (over if len(seeds) > 1 else "")
+
+
+def _print_replay_metrics(console: Console, comparison: Comparison) -> None:
+    """A row per numeric replay metric (ratios as percentages, times in seconds)."""
+    table = Table(title=Text(_title(comparison.seeds)), title_justify="left")
+    table.add_column("Metric", no_wrap=True)
+    spreads = []
+    for runs in comparison.configs:
+        table.add_column(Text(runs.config.name), justify="right", no_wrap=True)
+        spreads.append(replay_spread_document(runs.replays))
+    keys = list(dict.fromkeys(key for s in spreads for key in s))
+    for key in keys:
+        percent = key.startswith("utilisation")
+        cells = [_cell(s[key], percent) if key in s else "-" for s in spreads]
+        table.add_row(*map(Text, [key, *cells]))
+    console.print(table)
+
+
 def _print_metrics(console: Console, comparison: Comparison) -> None:
-    seeds = comparison.seeds
-    title = "Metrics" + (
-        f" (mean [min-max] over seeds {', '.join(map(str, seeds))})" if len(seeds) > 1 else ""
-    )
+    title = _title(comparison.seeds)
     table = Table(title=Text(title), title_justify="left")
     table.add_column("Metric", no_wrap=True)
     spreads = []

@@ -1,10 +1,11 @@
-"""`kubesched compare A.yaml B.yaml [...] --on CLUSTER`: the same cluster under several
-configs and seeds, side by side.
+"""`kubesched compare A.yaml B.yaml [...] --on CLUSTER|SCENARIO`: the same input under
+several configs and seeds, side by side.
 
 Each config runs on every seed; the pods placed differently on the first seed are
-explained (each config's view of the nodes the configs chose), the pods only some
-configs place are listed with the others' reasons, and the metrics are shown with
-their spread over seeds. Bad input exits 2 with one line, writing nothing.
+explained (each config's view of the nodes the configs chose; on a scenario they
+are listed only), the pods only some configs place are listed with the others'
+reasons, and the metrics are shown with their spread over seeds (on a scenario:
+the replay's). Bad input exits 2 with one line, writing nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from kubesched.experiment import (
     config_file,
 )
 from kubesched.experiment._grid import FieldProblem, parse_seed_list
+from kubesched.experiment._inputs import InputSpec, is_scenario_file, scenario_input
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -46,6 +48,21 @@ def named_configs(paths: tuple[Path, ...]) -> list[ConfigSpec]:
     return [config_file(p, p.stem if unique else str(p)) for p in paths]
 
 
+def _input(target: str, fmt: str | None, format_options: tuple[str, ...]) -> InputSpec:
+    """A scenario when a format is named or `target` is a scenario file; else a cluster."""
+    options = {}
+    for option in format_options:
+        key, equals, value = option.partition("=")
+        if not equals or not key:
+            raise click.BadParameter(f"{option!r} is not KEY=VALUE", param_hint="--format-option")
+        options[key] = value
+    if fmt is not None or is_scenario_file(target):
+        return scenario_input(target, fmt or "scenario", options)
+    if options:
+        raise click.UsageError("--format-option needs --format (a scenario format)")
+    return cluster_input(target)
+
+
 def _check_writable(path: Path) -> None:
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK):
@@ -56,10 +73,24 @@ def _check_writable(path: Path) -> None:
 @click.argument("configs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--on",
-    "cluster",
+    "target",
     required=True,
     type=click.Path(exists=True),
-    help="The cluster every config runs on: a manifest file or a directory of them.",
+    help="What every config runs on: a cluster (a manifest file or a directory of them), "
+    "or a scenario (a scenario file, or a trace in the --format given), replayed.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    metavar="NAME",
+    help="--on is a trace in this scenario format (an installed kubesched.scenarios entry).",
+)
+@click.option(
+    "--format-option",
+    "format_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="An option of the --format (repeatable).",
 )
 @click.option(
     "--seeds",
@@ -82,16 +113,23 @@ def _check_writable(path: Path) -> None:
     help="Also draw the metrics to this image file (PNG, SVG, PDF; needs kubesched-core[plot]).",
 )
 def command(
-    configs: tuple[Path, ...], cluster: str, seeds: str, output: str, plot: Path | None
+    configs: tuple[Path, ...],
+    target: str,
+    fmt: str | None,
+    format_options: tuple[str, ...],
+    seeds: str,
+    output: str,
+    plot: Path | None,
 ) -> None:
-    """Run each config (A.yaml B.yaml ...) on the same cluster and seeds; show the pods they
-    place differently and why, the pods only some place, and the metrics."""
+    """Run each config (A.yaml B.yaml ...) on the same cluster or scenario and seeds; show the
+    pods they place differently and why, the pods only some place, and the metrics."""
     if len(configs) < 2:
         raise click.UsageError("compare needs at least two configs")
     seed_list = parse_seeds(seeds)
     if plot is not None:
         _check_writable(plot)
     specs = named_configs(configs)
+    target_input = _input(target, fmt, format_options)
     registry = discovered_registry()
     stderr = Console(stderr=True)
     with stderr.status("comparing") if stderr.is_terminal else _nothing() as status:
@@ -100,7 +138,7 @@ def command(
             if status is not None:
                 status.update(f"running {name} with seed {seed}")
 
-        comparison = compare(specs, cluster_input(cluster), seed_list, registry, progress)
+        comparison = compare(specs, target_input, seed_list, registry, progress)
     if plot is not None:
         from kubesched.experiment._plot import plot_comparison
 

@@ -14,7 +14,7 @@ from typing import Any
 from kubesched import __version__
 from kubesched.errors import ConfigError
 from kubesched.experiment._cells import Cell
-from kubesched.experiment._inputs import CLUSTER, cluster_objects
+from kubesched.experiment._inputs import CLUSTER, SCENARIO, cluster_objects
 from kubesched.experiment._metrics import run_metrics
 from kubesched.experiment._simulate import simulate
 from kubesched.framework import Registry, default_registry
@@ -96,10 +96,23 @@ def _simulate_columns(cell: Cell, registry: Registry) -> dict[str, Any]:
     return columns
 
 
+def _replay_columns(cell: Cell, registry: Registry) -> dict[str, Any]:
+    from kubesched.experiment._replay import replay_metrics, run_replay
+
+    loaded = _load(cell, registry)
+    columns: dict[str, Any] = dict(
+        replay_metrics(run_replay(loaded, registry, cell.input, cell.seed))
+    )
+    columns["plugin_versions"] = plugin_versions(loaded, registry)
+    return columns
+
+
 def _columns(cell: Cell) -> dict[str, Any]:
     registry = default_registry()
     if cell.input.kind == CLUSTER:
         return _simulate_columns(cell, registry)
+    if cell.input.kind == SCENARIO:
+        return _replay_columns(cell, registry)
     raise ValueError(f"inputs of kind {cell.input.kind!r} cannot run in this installation")
 
 

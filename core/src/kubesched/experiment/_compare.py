@@ -1,20 +1,23 @@
 """`compare`: the same input under several configs and seeds, and what differs.
 
-Every config runs on every seed. The pods whose node differs between configs
-on the first seed are then explained: each config runs that seed again,
-recording per-node explanations for those pods only (so it stays cheap), and
-for each config the nodes the configs chose are shown as that config saw them
-(its Filter verdict, or each Score plugin's contribution).
+Every config runs on every seed. On a cluster, the pods whose node differs
+between configs on the first seed are then explained: each config runs that
+seed again, recording per-node explanations for those pods only (so it stays
+cheap), and for each config the nodes the configs chose are shown as that config
+saw them (its Filter verdict, or each Score plugin's contribution). On a
+scenario, each run is a replay: its metrics are the replay's (see
+`kubesched.experiment._replay`), a pod's placement is where its life ended, and
+differences are listed without explanations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from attrs import frozen
+from attrs import field, frozen
 
 from kubesched.experiment._configs import ConfigSpec
-from kubesched.experiment._inputs import InputSpec, cluster_objects
+from kubesched.experiment._inputs import SCENARIO, InputSpec, cluster_objects
 from kubesched.experiment._metrics import RunMetrics, run_metrics
 from kubesched.experiment._simulate import simulate
 from kubesched.framework import Registry
@@ -64,11 +67,15 @@ class Difference:
 
 @frozen
 class ConfigRuns:
-    """One config's runs: metrics and placements per seed, in seed order."""
+    """One config's runs: metrics and placements per seed, in seed order. On a scenario,
+    `replays` holds each replay's metrics instead of `metrics`, and `series` the first
+    seed's time series (one row per sample)."""
 
     config: ConfigSpec
     metrics: list[RunMetrics]
     placements: list[dict[str, Placement]]
+    replays: list[dict[str, int | float | str | None]] = field(factory=list)
+    series: list[dict[str, float | int | str | None]] = field(factory=list)
 
 
 @frozen
@@ -123,6 +130,8 @@ def compare(
     input does not."""
     if not configs or not seeds:
         raise ValueError("compare needs at least one config and one seed")
+    if input_spec.kind == SCENARIO:
+        return _compare_replays(configs, input_spec, seeds, registry, progress)
     objects = cluster_objects(input_spec)
     loaded = [config.load(registry) for config in configs]
     runs = []
@@ -153,4 +162,41 @@ def compare(
             nodes = nodes_of.get(pod) or {}
             explanations[config.name] = {name: _node_view(nodes.get(name)) for name in chosen}
         differences.append(Difference(pod, kind, placements, explanations))
+    return Comparison(input_spec, list(seeds), runs, differences)
+
+
+def _compare_replays(
+    configs: Sequence[ConfigSpec],
+    input_spec: InputSpec,
+    seeds: Sequence[int],
+    registry: Registry,
+    progress: Progress | None,
+) -> Comparison:
+    """`compare` on a scenario: a replay per config and seed."""
+    from kubesched.experiment._replay import replay_metrics, run_replay
+
+    loaded = [config.load(registry) for config in configs]
+    runs = []
+    for config, load in zip(configs, loaded, strict=True):
+        replays, per_seed = [], []
+        series: list[dict[str, float | int | str | None]] = []
+        for seed in seeds:
+            if progress is not None:
+                progress(config.name, seed)
+            result = run_replay(load, registry, input_spec, seed)
+            replays.append(replay_metrics(result))
+            per_seed.append({r.pod: Placement(r.state, r.node, "") for r in result.pods})
+            if not series:
+                series = result.series_rows()
+        runs.append(ConfigRuns(config, [], per_seed, replays, series))
+    first = [run.placements[0] for run in runs]
+    differences = [
+        Difference(
+            pod,
+            kind,
+            {c.name: run.get(pod) for c, run in zip(configs, first, strict=True)},
+            {c.name: {} for c in configs},
+        )
+        for pod, kind in _differing(first).items()
+    ]
     return Comparison(input_spec, list(seeds), runs, differences)

@@ -12,7 +12,7 @@ from typing import Any
 
 from kubesched.experiment._compare import Comparison, ConfigRuns, NodeView, Placement
 from kubesched.experiment._metrics import RunMetrics
-from kubesched.experiment._spread import spread
+from kubesched.experiment._spread import numeric, spread
 
 KIND = "ComparisonResult"
 
@@ -70,15 +70,36 @@ def _view(view: NodeView) -> dict[str, Any]:
     return doc
 
 
+def replay_spread_document(per_seed: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Mean, min and max over seeds of each numeric replay metric (seeds where it has no
+    value, such as a latency with no pod bound, left out; a metric no seed has, too)."""
+    keys = list(dict.fromkeys(key for run in per_seed for key in run))
+    spreads = {}
+    for key in keys:
+        values = [numeric(run).get(key) for run in per_seed]
+        present = [v for v in values if v is not None]
+        if present:
+            spreads[key] = spread(present).document()
+    return spreads
+
+
+def _metrics(runs: ConfigRuns, seeds: Sequence[int]) -> dict[str, Any]:
+    if runs.replays:
+        pairs = zip(seeds, runs.replays, strict=True)
+        per_seed: list[dict[str, Any]] = [{"seed": s, "replay": dict(m)} for s, m in pairs]
+        spreads = replay_spread_document([m["replay"] for m in per_seed])
+        return {"perSeed": per_seed, "spread": {"replay": spreads}}
+    cluster = zip(seeds, runs.metrics, strict=True)
+    documents = [{"seed": seed, **metrics_document(m)} for seed, m in cluster]
+    return {"perSeed": documents, "spread": spread_document(documents)}
+
+
 def _config(runs: ConfigRuns, seeds: Sequence[int]) -> dict[str, Any]:
-    per_seed = [
-        {"seed": seed, **metrics_document(m)} for seed, m in zip(seeds, runs.metrics, strict=True)
-    ]
-    return {
+    doc = {
         "name": runs.config.name,
         "source": runs.config.source,
         "hash": runs.config.digest,
-        "metrics": {"perSeed": per_seed, "spread": spread_document(per_seed)},
+        "metrics": _metrics(runs, seeds),
         "placements": [
             {
                 "seed": seed,
@@ -87,6 +108,9 @@ def _config(runs: ConfigRuns, seeds: Sequence[int]) -> dict[str, Any]:
             for seed, placements in zip(seeds, runs.placements, strict=True)
         ],
     }
+    if runs.replays:
+        doc["series"] = list(runs.series)
+    return doc
 
 
 def comparison_document(comparison: Comparison) -> dict[str, Any]:

@@ -11,12 +11,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import yaml
 from attrs import field, frozen
 
 from kubesched.api import ClusterObjects
 from kubesched.api._manifests import load_manifests
 from kubesched.experiment._digest import path_digest
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 CLUSTER = "cluster"
 """An input of Kubernetes manifests, scheduled by `simulate`."""
 SCENARIO = "scenario"
@@ -56,3 +58,27 @@ def cluster_objects(spec: InputSpec) -> ClusterObjects:
     """The objects of a cluster input; read once per process and per content (the objects are
     immutable, and every run builds its own in-memory cluster from them)."""
     return _cluster_objects(spec.path, spec.digest)
+
+
+def is_scenario_file(path: str | Path) -> bool:
+    """Whether `path` is a scenario file (YAML or JSON whose first document is
+    `kind: Scenario`) rather than manifests."""
+    file = Path(path)
+    if not file.is_file():
+        return False
+    try:
+        with file.open(encoding="utf-8") as handle:
+            first = next(yaml.load_all(handle, Loader=_LOADER), None)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False  # not a scenario; reading it as manifests reports what is wrong
+    return isinstance(first, dict) and first.get("kind") == "Scenario"
+
+
+def scenario_input(
+    path: str | Path,
+    fmt: str = "scenario",
+    options: dict[str, str] | None = None,
+    name: str | None = None,
+) -> InputSpec:
+    """A scenario input: a trace or scenario file in format `fmt` with its options."""
+    return InputSpec(SCENARIO, str(path), name or Path(path).name, fmt, dict(options or {}))

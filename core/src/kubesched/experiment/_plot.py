@@ -1,5 +1,6 @@
-"""`compare --plot`: each config's metrics as bars (mean) with whiskers (min to max over
-seeds), one panel per metric group; matplotlib is the optional extra `kubesched-core[plot]`."""
+"""`compare --plot`: on a cluster, each config's metrics as bars (mean) with whiskers (min
+to max over seeds), one panel per metric group; on a scenario, each config's series over
+simulated time. matplotlib is the optional extra `kubesched-core[plot]`."""
 
 from __future__ import annotations
 
@@ -26,8 +27,7 @@ def _bars(spreads: list[dict[str, Any]], group: str) -> dict[str, list[dict[str,
     return {key: [s[group].get(key, zero) for s in spreads] for key in keys}
 
 
-def plot_comparison(comparison: Comparison, path: Path) -> None:
-    """Write the figure to `path` (its format from the suffix, PNG usually)."""
+def _pyplot() -> Any:
     try:
         import matplotlib
 
@@ -37,6 +37,36 @@ def plot_comparison(comparison: Comparison, path: Path) -> None:
         raise KubeschedError(
             "--plot needs matplotlib: pip install 'kubesched-core[plot]'"
         ) from None
+    return plt
+
+
+SERIES_PANELS = (("cpu_allocation", "cpu allocated / allocatable"), ("pending", "pending pods"))
+
+
+def _plot_replays(comparison: Comparison, path: Path) -> None:
+    """A scenario: each config's series over simulated time (first seed), one line each."""
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(SERIES_PANELS), figsize=(6 * len(SERIES_PANELS), 4))
+    for ax, (column, title) in zip(axes, SERIES_PANELS, strict=True):
+        for runs in comparison.configs:
+            times = [float(row["time"] or 0) / 3600 for row in runs.series]
+            values = [float(row.get(column) or 0) for row in runs.series]
+            ax.step(times, values, where="post", label=runs.config.name)
+        ax.set_title(title)
+        ax.set_xlabel("simulated hours")
+    axes[0].legend()
+    fig.suptitle(f"{comparison.input.name}: seed {comparison.seeds[0]}")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot_comparison(comparison: Comparison, path: Path) -> None:
+    """Write the figure to `path` (its format from the suffix, PNG usually)."""
+    if comparison.configs and comparison.configs[0].replays:
+        _plot_replays(comparison, path)
+        return
+    plt = _pyplot()
     names = [runs.config.name for runs in comparison.configs]
     spreads = [
         spread_document([metrics_document(m) for m in runs.metrics]) for runs in comparison.configs

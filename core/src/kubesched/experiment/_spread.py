@@ -7,7 +7,7 @@ interpreter's `sum`) divided by the count.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from attrs import frozen
 
@@ -30,3 +30,12 @@ def spread(values: Sequence[float]) -> Spread:
         raise ValueError("a spread needs at least one value")
     floats = [float(v) for v in values]
     return Spread(math.fsum(floats) / len(floats), min(floats), max(floats))
+
+
+def numeric(metrics: Mapping[str, object]) -> dict[str, float]:
+    """The values that are numbers (those a spread is taken of); booleans and texts left out."""
+    return {
+        key: float(value)
+        for key, value in metrics.items()
+        if isinstance(value, (int, float)) and not isinstance(value, bool)
+    }

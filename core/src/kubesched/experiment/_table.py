@@ -60,6 +60,17 @@ def parquet_available() -> bool:
     return True
 
 
+def _array(pa: Any, values: list[Any]) -> Any:
+    """A column: 64-bit integers, doubles (integers among them widened), or texts (anything
+    else written as its CSV text); missing values are nulls."""
+    present = [v for v in values if v is not None]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+        return pa.array(values, type=pa.int64())
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        return pa.array([None if v is None else float(v) for v in values], type=pa.float64())
+    return pa.array([None if v is None else _csv_value(v) for v in values], type=pa.string())
+
+
 def write_parquet(rows: Sequence[dict[str, Any]], path: Path) -> None:
     """The table as Parquet (pyarrow, the optional extra `kubesched-core[parquet]`)."""
     import pyarrow as pa
