@@ -24,7 +24,7 @@ from kubesched.experiment._sweep import Sweep
 
 ray = pytest.importorskip("ray")
 
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]
 
 
 @pytest.fixture(scope="module")
