@@ -15,7 +15,7 @@ the document, the object and the field.
 from __future__ import annotations
 
 import json
-import sys
+import os
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -30,6 +30,7 @@ from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
+from kubesched.api._reading import ReadError, read_file, read_stdin
 from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
@@ -124,35 +125,43 @@ class ClusterObjects:
         ]
 
 
-def _read_stdin() -> str:
-    """Standard input as UTF-8 text, whatever the locale's encoding."""
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # replaced by a text stream
-        return sys.stdin.read()
-    try:
-        return str(buffer.read().decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise InputError(f"cannot read: {problem}", file="<stdin>") from None
+def _directory_files(path: Path) -> list[Path]:
+    """The manifest files under a directory, in sorted order; a subdirectory that cannot be
+    listed is an error, as an unreadable file is: nothing it holds goes unreported."""
+
+    def refuse(exc: OSError) -> None:
+        where = exc.filename or str(path)
+        raise InputError(f"cannot read the directory: {exc.strerror or exc}", file=str(where))
+
+    found = [
+        Path(top) / name
+        for top, _, names in os.walk(path, onerror=refuse)
+        for name in names
+        if Path(name).suffix in MANIFEST_SUFFIXES
+    ]
+    return sorted(p for p in found if p.is_file())
 
 
 def _sources(source: str | Path) -> Iterator[tuple[str, str]]:
     """(name, text) of every manifest file the source stands for."""
     if source == STDIN:
-        yield "<stdin>", _read_stdin()
+        try:
+            yield "<stdin>", read_stdin()
+        except ReadError as exc:
+            raise InputError(f"cannot read: {exc.message}", file="<stdin>") from None
         return
     path = Path(source)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix in MANIFEST_SUFFIXES and p.is_file())
+        files = _directory_files(path)
     elif path.exists():
         files = [path]
     else:
         raise InputError("no such file or directory", file=str(source))
     for file in files:
         try:
-            yield str(file), file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read: {exc}", file=str(file)) from None
+            yield str(file), read_file(file)
+        except ReadError as exc:
+            raise InputError(f"cannot read: {exc.message}", file=str(file)) from None
 
 
 def _documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
@@ -179,7 +188,7 @@ def _documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
                 raise InputError(message, file=name, document=index, field=field)
             yield index, document
     except TextError as exc:
-        raise InputError(exc.message, file=name, document=exc.document) from None
+        raise InputError(exc.message, file=name, document=exc.document, field=exc.field) from None
 
 
 @frozen
@@ -303,8 +312,14 @@ def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
                 version = api_version_error(kind, raw.get("apiVersion"), in_list=bool(where))
                 if version is not None:
                     raise place.error(version.body, obj=label, field=f"{where}apiVersion")
+                metadata = raw.get("metadata")
+                if metadata is not None and not isinstance(metadata, Mapping):
+                    shown = json.dumps(metadata, default=str)[:60]
+                    raise place.error(
+                        f"expected an object, got {shown}", obj=label, field=f"{where}metadata"
+                    )
                 if not name:
-                    given = (raw.get("metadata") or {}).get("name")
+                    given = metadata.get("name") if isinstance(metadata, Mapping) else None
                     problem = (
                         "missing name"
                         if given in (None, "")
