@@ -276,6 +276,11 @@ def _structure(
     return obj
 
 
+def _second_default(first: str) -> str:
+    """What the Priority admission plugin says of a second globalDefault PriorityClass."""
+    return f"PriorityClass {first} is already marked as default. Only one default can exist"
+
+
 def load_manifests(
     source: str | Path, *, feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
 ) -> ClusterObjects:
@@ -292,6 +297,7 @@ def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
     first_seen: dict[tuple[str, str, str], _Place] = {}
     bound: list[tuple[str, str, _Place]] = []
     finished = 0
+    default_class: str | None = None
     in_directory = source != STDIN and Path(source).is_dir()
     for file, text in _sources(source):
         for index, document in _documents(file, text):
@@ -331,6 +337,10 @@ def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
                     where_first = f"{first.file} document {first.document}"
                     raise place.error(f"duplicate of the object in {where_first}", obj=label)
                 obj = _structure(raw, kind, label, place, feature_gates)
+                if isinstance(obj, PriorityClass) and obj.global_default:
+                    if default_class is not None:
+                        raise place.error(_second_default(default_class), obj=label)
+                    default_class = name
                 if isinstance(obj, Pod) and obj.status.phase in FINISHED_PHASES:
                     finished += 1
                     continue

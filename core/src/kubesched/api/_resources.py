@@ -29,6 +29,11 @@ def is_extended_resource_name(name: str) -> bool:
     return not native and not name.startswith("requests.")
 
 
+def is_integer_resource_name(name: str) -> bool:
+    """Upstream's IsIntegerResourceName: pods and extended resources, counted whole."""
+    return name == PODS or is_extended_resource_name(name)
+
+
 def is_hugepage_resource_name(name: str) -> bool:
     """`hugepages-<size>` resources."""
     return name.startswith("hugepages-")
