@@ -65,10 +65,10 @@ def _decode(data: bytes) -> str:
         raise ReadError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-def read_file(path: str | Path) -> str:
+def read_file(path: str | Path, limit: int | None = None) -> str:
     """A regular file's UTF-8 text, refused before reading when it is not a regular file or
-    is larger than the limit."""
-    limit = max_input_bytes()
+    is larger than `limit` (default: `max_input_bytes()`)."""
+    limit = max_input_bytes() if limit is None else limit
     try:
         with open(path, "rb", opener=_nonblocking) as handle:
             info = os.fstat(handle.fileno())

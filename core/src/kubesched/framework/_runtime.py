@@ -253,7 +253,14 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
         plan = self._plans["queue_sort_less"]
         if not plan:
             raise PluginError(f'no queue sort plugin in profile "{self.profile_name}"')
-        return bool(plan[0].fn(a, b))
+        try:
+            return bool(plan[0].fn(a, b))
+        except (Exception, SystemExit) as exc:  # the order of the queue cannot be made up
+            plugin = plan[0].plugin
+            raise PluginError(
+                f'QueueSort plugin "{plugin}" of profile "{self.profile_name}" failed: '
+                f"{type(exc).__name__}: {exc}"
+            ) from None
 
     def run_pre_enqueue_plugins(self, pod: Pod) -> Status | None:
         """Every PreEnqueue plugin in order; the first non-success, with its plugin."""
