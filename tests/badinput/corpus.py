@@ -95,7 +95,9 @@ def resources(requests: Obj | None = None, limits: Obj | None = None) -> Obj:
 
 
 P = "Pod default/p: field "
-NA = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+NA = (
+    "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+)
 PA = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]"
 TSC = "spec.topologySpreadConstraints[0]"
 TOL = "spec.tolerations[0]"
