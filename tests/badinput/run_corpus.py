@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (a table of cases reads best one case a line)
 """Rerun the whole bad-input and misbehaving-plugin corpus through the CLI and print totals.
 
     uv run python tests/badinput/run_corpus.py        # or: nox -s badinput
