@@ -231,24 +231,32 @@ def _overcommit_allowed(name: str) -> bool:
 def _container_errors(path: str, container: Container) -> Iterator[FieldError]:
     """A container's ports, and its requests against its limits
     (ValidateContainerResourceRequirements)."""
-    yield from _port_errors(f"{path}.ports", container.ports)
-    where = f"{path}.resources"
+    if container.ports:
+        yield from _port_errors(f"{path}.ports", container.ports)
     requests, limits = container.resources.requests, container.resources.limits
+    if not requests:
+        return
+    where = f"{path}.resources"
     for name, amount in requests.items():
         limit = limits.get(name)
-        shown = format_quantity(amount, milli=is_milli_resource(name))
         if limit is None:
             if not _overcommit_allowed(name):
                 yield required(
                     f"{where}.limits", "Limit must be set for non overcommitable resources"
                 )
             continue
-        limit_shown = format_quantity(limit, milli=is_milli_resource(name))
+        if amount == limit or (amount < limit and _overcommit_allowed(name)):
+            continue
+        milli = is_milli_resource(name)
+        shown, limit_shown = (
+            format_quantity(amount, milli=milli),
+            format_quantity(limit, milli=milli),
+        )
         if amount != limit and not _overcommit_allowed(name):
             yield invalid(
                 f"{where}.requests", shown, f"must be equal to {name} limit of {limit_shown}"
             )
-        elif amount > limit:
+        else:
             yield invalid(
                 f"{where}.requests",
                 shown,

@@ -6,6 +6,8 @@ memory and storage, a count for pods and extended resources).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 CPU = "cpu"
 MEMORY = "memory"
 EPHEMERAL_STORAGE = "ephemeral-storage"
@@ -29,6 +31,7 @@ def is_extended_resource_name(name: str) -> bool:
     return not native and not name.startswith("requests.")
 
 
+@lru_cache(maxsize=4096)
 def is_integer_resource_name(name: str) -> bool:
     """Upstream's IsIntegerResourceName: pods and extended resources, counted whole."""
     return name == PODS or is_extended_resource_name(name)

@@ -96,11 +96,13 @@ def api_version_error(kind: str, api_version: object, in_list: bool) -> FieldErr
 
 def _quantities(path: str, resources: ResourceList) -> Iterator[FieldError]:
     for name, amount in resources.items():
+        if 0 <= amount <= MAX_QUANTITY:
+            continue
         where = f"{path}[{name}]"
         shown = format_quantity(amount, milli=is_milli_resource(name))
         if amount < 0:
             yield invalid(where, shown, "must be greater than or equal to 0")
-        elif amount > MAX_QUANTITY:
+        else:
             yield invalid(where, shown, f"must be at most {MAX_QUANTITY}, the largest int64")
 
 
