@@ -132,3 +132,26 @@ def test_a_permit_wait_of_nan_seconds_is_an_error_not_a_hang() -> None:
     outcome = run.outcome("default/p")
     assert outcome.status == "Error"
     assert 'plugin "Waiter" returned a wait of NaN seconds from permit' in outcome.message
+
+
+def test_a_plugin_constructor_that_never_returns_fails_the_profile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Stuck:
+        name = "Stuck"
+
+        def __init__(self, args: object, handle: object) -> None:
+            time.sleep(120)
+
+        @hookimpl
+        def filter(self, pod: Pod) -> None:
+            return None
+
+    monkeypatch.setattr("kubesched.framework._runtime.PLUGIN_INIT_TIMEOUT", 0.5)
+    cfg = {"profiles": [{"plugins": {"filter": {"enabled": [{"name": "Stuck"}]}}}]}
+    started = time.monotonic()
+    with pytest.raises(PluginError) as info:
+        simulate([make_node("n").obj()], [make_pod("p").obj()], cfg, plugins={"Stuck": Stuck})
+    assert time.monotonic() - started < 20
+    assert str(info.value).startswith('initializing plugin "Stuck"')
+    assert str(info.value).endswith("PluginTimeout: did not return within 0.5s")
