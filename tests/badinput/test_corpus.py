@@ -155,3 +155,27 @@ def test_a_plugin_constructor_that_never_returns_fails_the_profile(
     assert time.monotonic() - started < 20
     assert str(info.value).startswith('initializing plugin "Stuck"')
     assert str(info.value).endswith("PluginTimeout: did not return within 0.5s")
+
+
+def test_a_queue_sort_that_hangs_is_cut_short_by_the_cycle_timeout() -> None:
+    class Sleeper:
+        name = "Sleeper"
+
+        def __init__(self, args: object, handle: object) -> None:
+            pass
+
+        @hookimpl
+        def queue_sort_less(self, pod_info_a: object, pod_info_b: object) -> bool:
+            time.sleep(120)
+            return True
+
+    cfg = {"profiles": [{"plugins": {"queueSort": {
+        "enabled": [{"name": "Sleeper"}], "disabled": [{"name": "*"}]}}}]}  # fmt: skip
+    pods = [make_pod(f"p{i}").obj() for i in range(3)]
+    started = time.monotonic()
+    with pytest.raises(PluginError) as info:
+        simulate([make_node("n").obj()], pods, cfg, plugins={"Sleeper": Sleeper}, cycle_timeout=0.3)
+    assert time.monotonic() - started < 20
+    assert str(info.value).startswith(
+        'QueueSort plugin "Sleeper" of profile "default-scheduler" failed: CycleTimeout'
+    )

@@ -257,7 +257,9 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
             raise PluginError(f'no queue sort plugin in profile "{self.profile_name}"')
         try:
             return bool(plan[0].fn(a, b))
-        except (Exception, SystemExit) as exc:  # the order of the queue cannot be made up
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # the order of the queue cannot be made up (a hang too)
             plugin = plan[0].plugin
             raise PluginError(
                 f'QueueSort plugin "{plugin}" of profile "{self.profile_name}" failed: '
