@@ -65,8 +65,11 @@ def _invoke(args: list[str]) -> Any:
     fails here."""
     if COMPLETE_VAR in os.environ:
         return cli.main(args=args, prog_name="kubesched", standalone_mode=False)
-    with cli.make_context("kubesched", list(args)) as ctx:
-        result = cli.invoke(ctx)
+    try:
+        with cli.make_context("kubesched", list(args)) as ctx:
+            result = cli.invoke(ctx)
+    except click.exceptions.Exit as exc:  # as click's own main returns it
+        result = exc.exit_code
     sys.stdout.flush()
     return result
 
