@@ -137,6 +137,9 @@ HAZARDS: list[Hazard] = [
     Hazard("kubeconfig-unknown-current-context", {"s.yaml": HEADER, "k.yaml": "contexts:\n- name: a\n  context: {cluster: c}\ncurrent-context: b\n"},
            ("run", "--config", "{dir}/s.yaml", "--kubeconfig", "{dir}/k.yaml"), 1,
            "error: {dir}/k.yaml: not a valid kubeconfig: field current-context: no context has that name"),
+    Hazard("new-plugin-with-an-unwritable-home", {"home": ""}, ("new-plugin", "MyPlugin", "--no-input", "-d", "{dir}/out"), 2,
+           "error: cannot write the new plugin: Unable to create directory at {dir}/home/.cookiecutter_replay/",
+           env={"HOME": "{dir}/home"}),
 ]  # fmt: skip
 
 
@@ -186,7 +189,8 @@ def check_hazard(hazard: Hazard, folder: Path) -> str | None:
     _make(folder, hazard.files)
     argv = [a.replace("{dir}", str(folder)) for a in hazard.argv]
     patch = hazard.patch(folder) if hazard.patch else contextlib.nullcontext()
-    with _environment(hazard.env), patch:
+    env = {k: v.replace("{dir}", str(folder)) for k, v in (hazard.env or {}).items()}
+    with _environment(env), patch:
         code, _, err = run_cli(argv, hazard.stdin)
     expected = None if hazard.line is None else hazard.line.replace("{dir}", str(folder))
     lines = [line for line in err.splitlines() if not line.startswith("warning: ")]
