@@ -86,3 +86,9 @@ def bench_quick(session: nox.Session) -> None:
     session.run("python", "benchmarks/preemption.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/scale.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/sweep.py", "--quick")
+
+
+@nox.session
+def badinput(session: nox.Session) -> None:
+    """The whole bad-input and misbehaving-plugin corpus through the CLI, with totals."""
+    session.run("python", "tests/badinput/run_corpus.py")

@@ -15,7 +15,7 @@ the file, the document, the object and the field.
 from __future__ import annotations
 
 import json
-import sys
+import os
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -31,6 +31,7 @@ from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
+from kubesched.api._reading import ReadError, read_file, read_stdin
 from kubesched.api._storage import (
     CSINode,
     PersistentVolume,
@@ -135,35 +136,43 @@ class ClusterObjects:
         ]
 
 
-def _read_stdin() -> str:
-    """Standard input as UTF-8 text, whatever the locale's encoding."""
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # replaced by a text stream
-        return sys.stdin.read()
-    try:
-        return str(buffer.read().decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise InputError(f"cannot read: {problem}", file="<stdin>") from None
+def _directory_files(path: Path) -> list[Path]:
+    """The manifest files under a directory, in sorted order; a subdirectory that cannot be
+    listed is an error, as an unreadable file is: nothing it holds goes unreported."""
+
+    def refuse(exc: OSError) -> None:
+        where = exc.filename or str(path)
+        raise InputError(f"cannot read the directory: {exc.strerror or exc}", file=str(where))
+
+    found = [
+        Path(top) / name
+        for top, _, names in os.walk(path, onerror=refuse)
+        for name in names
+        if Path(name).suffix in MANIFEST_SUFFIXES
+    ]
+    return sorted(p for p in found if p.is_file())
 
 
 def _sources(source: str | Path) -> Iterator[tuple[str, str]]:
     """(name, text) of every manifest file the source stands for."""
     if source == STDIN:
-        yield "<stdin>", _read_stdin()
+        try:
+            yield "<stdin>", read_stdin()
+        except ReadError as exc:
+            raise InputError(f"cannot read: {exc.message}", file="<stdin>") from None
         return
     path = Path(source)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix in MANIFEST_SUFFIXES and p.is_file())
+        files = _directory_files(path)
     elif path.exists():
         files = [path]
     else:
         raise InputError("no such file or directory", file=str(source))
     for file in files:
         try:
-            yield str(file), file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read: {exc}", file=str(file)) from None
+            yield str(file), read_file(file)
+        except ReadError as exc:
+            raise InputError(f"cannot read: {exc.message}", file=str(file)) from None
 
 
 def _documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
@@ -190,7 +199,7 @@ def _documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
                 raise InputError(message, file=name, document=index, field=field)
             yield index, document
     except TextError as exc:
-        raise InputError(exc.message, file=name, document=exc.document) from None
+        raise InputError(exc.message, file=name, document=exc.document, field=exc.field) from None
 
 
 @frozen
@@ -278,6 +287,11 @@ def _structure(
     return obj
 
 
+def _second_default(first: str) -> str:
+    """What the Priority admission plugin says of a second globalDefault PriorityClass."""
+    return f"PriorityClass {first} is already marked as default. Only one default can exist"
+
+
 def load_manifests(
     source: str | Path,
     *,
@@ -316,6 +330,7 @@ def _load(
     first_seen: dict[tuple[str, str, str], _Place] = {}
     bound: list[tuple[str, str, _Place]] = []
     finished = 0
+    default_class: str | None = None
     in_directory = source != STDIN and Path(source).is_dir()
     for file, text in _sources(source):
         if tracker is not None:
@@ -344,8 +359,14 @@ def _load(
                 version = api_version_error(kind, raw.get("apiVersion"), in_list=bool(where))
                 if version is not None:
                     raise place.error(version.body, obj=label, field=f"{where}apiVersion")
+                metadata = raw.get("metadata")
+                if metadata is not None and not isinstance(metadata, Mapping):
+                    shown = json.dumps(metadata, default=str)[:60]
+                    raise place.error(
+                        f"expected an object, got {shown}", obj=label, field=f"{where}metadata"
+                    )
                 if not name:
-                    given = (raw.get("metadata") or {}).get("name")
+                    given = metadata.get("name") if isinstance(metadata, Mapping) else None
                     problem = (
                         "missing name"
                         if given in (None, "")
@@ -357,6 +378,10 @@ def _load(
                     where_first = f"{first.file} document {first.document}"
                     raise place.error(f"duplicate of the object in {where_first}", obj=label)
                 obj = _structure(raw, kind, label, place, feature_gates)
+                if isinstance(obj, PriorityClass) and obj.global_default:
+                    if default_class is not None:
+                        raise place.error(_second_default(default_class), obj=label)
+                    default_class = name
                 if isinstance(obj, Pod) and obj.status.phase in FINISHED_PHASES:
                     finished += 1
                     continue
