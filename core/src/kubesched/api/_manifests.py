@@ -15,7 +15,6 @@ the file, the document, the object and the field.
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -27,11 +26,11 @@ from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._heap import collector_paused
 from kubesched.api._load_progress import LoadTracker, Watcher, input_size
+from kubesched.api._manifest_sources import MANIFEST_SUFFIXES, STDIN, documents, sources
 from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
-from kubesched.api._reading import ReadError, read_file, read_stdin
 from kubesched.api._storage import (
     CSINode,
     PersistentVolume,
@@ -39,7 +38,6 @@ from kubesched.api._storage import (
     StorageClass,
     VolumeAttachment,
 )
-from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
 from kubesched.api._workloads import (
     ReplicaSet,
@@ -50,11 +48,6 @@ from kubesched.api._workloads import (
 )
 from kubesched.errors import InputError
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
-
-STDIN = "-"
-"""The source name that reads manifests from standard input."""
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
-"""Files a directory source contributes."""
 
 _UID_NAMESPACE = uuid.UUID("6f1d3c8e-2b7a-5e4f-9a0d-1c2b3a4d5e6f")
 ManifestObject = (
@@ -134,72 +127,6 @@ class ClusterObjects:
             *self.replica_sets,
             *self.stateful_sets,
         ]
-
-
-def _directory_files(path: Path) -> list[Path]:
-    """The manifest files under a directory, in sorted order; a subdirectory that cannot be
-    listed is an error, as an unreadable file is: nothing it holds goes unreported."""
-
-    def refuse(exc: OSError) -> None:
-        where = exc.filename or str(path)
-        raise InputError(f"cannot read the directory: {exc.strerror or exc}", file=str(where))
-
-    found = [
-        Path(top) / name
-        for top, _, names in os.walk(path, onerror=refuse)
-        for name in names
-        if Path(name).suffix in MANIFEST_SUFFIXES
-    ]
-    return sorted(p for p in found if p.is_file())
-
-
-def _sources(source: str | Path) -> Iterator[tuple[str, str]]:
-    """(name, text) of every manifest file the source stands for."""
-    if source == STDIN:
-        try:
-            yield "<stdin>", read_stdin()
-        except ReadError as exc:
-            raise InputError(f"cannot read: {exc.message}", file="<stdin>") from None
-        return
-    path = Path(source)
-    if path.is_dir():
-        files = _directory_files(path)
-    elif path.exists():
-        files = [path]
-    else:
-        raise InputError("no such file or directory", file=str(source))
-    for file in files:
-        try:
-            yield str(file), read_file(file)
-        except ReadError as exc:
-            raise InputError(f"cannot read: {exc.message}", file=str(file)) from None
-
-
-def _documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
-    """(index, parsed document) for every non-empty document in a file.
-
-    `*.json` files are JSON; other text that opens with `{` is tried as JSON
-    first (far faster than YAML for `kubectl get -o json` output) and read as
-    YAML when it is not JSON. A duplicate field is an error, as upstream's
-    strict decoding says.
-    """
-    try:
-        if name.endswith(".json") or text.lstrip().startswith("{"):
-            try:
-                yield 0, parse_json(text)
-                return
-            except TextError:
-                if name.endswith(".json"):
-                    raise
-        for index, document, problems in parse_yaml(text):
-            if document is None:
-                continue
-            if problems:
-                field, _, message = problems[0].partition(": ")
-                raise InputError(message, file=name, document=index, field=field)
-            yield index, document
-    except TextError as exc:
-        raise InputError(exc.message, file=name, document=exc.document, field=exc.field) from None
 
 
 @frozen
@@ -332,10 +259,10 @@ def _load(
     finished = 0
     default_class: str | None = None
     in_directory = source != STDIN and Path(source).is_dir()
-    for file, text in _sources(source):
+    for file, text in sources(source):
         if tracker is not None:
             tracker.start_file(len(text.encode("utf-8", "surrogatepass")))
-        for index, document in _documents(file, text):
+        for index, document in documents(file, text):
             place = _Place(file, index)
             if in_directory and not _looks_like_an_object(document):
                 warnings.append(f"{file}: document {index}: skipped, not a Kubernetes object")
