@@ -192,7 +192,15 @@ class Engine:
                 moments.append(moment if moment > now else next_sweep(now))
             if not moments:
                 break
-            self.clock.advance_to(min(*moments, next_sample))
+            moment = min(*moments, next_sample)
+            until = self.options.until
+            if until is not None and moment > until:
+                if now < until:
+                    self.clock.advance_to(until)
+                    reach(self.scheduler, until)
+                    self.state.now = until
+                break
+            self.clock.advance_to(moment)
             reach(self.scheduler, self.clock.now())
         if sampled_at < self.clock.now():
             self._sample()
