@@ -273,7 +273,8 @@ def _print_table(console: Console, result: ReplayResult) -> None:
         markup=False,
         highlight=False,
     )
-    pods = Table(title="Pods", title_justify="left")
+    console.print("Pods", markup=False, highlight=False)
+    pods = Table()
     for name in ("Created", "Bound", "Finished", "Deleted", "Preempted", "Evicted", "Dropped"):
         pods.add_column(name, justify="right")
     pods.add_row(
@@ -291,16 +292,17 @@ def _print_table(console: Console, result: ReplayResult) -> None:
         )
     )
     console.print(pods)
-    latency = Table(title="Scheduling latency (creation to bound)", title_justify="left")
-    for name in ("p50", "p90", "p99"):
-        latency.add_column(name, justify="right")
-    latency.add_row(
-        _latency(totals.latency_p50), _latency(totals.latency_p90), _latency(totals.latency_p99)
+    console.print(
+        "Scheduling latency (creation to bound): "
+        f"p50 {_latency(totals.latency_p50)}   p90 {_latency(totals.latency_p90)}   "
+        f"p99 {_latency(totals.latency_p99)}",
+        markup=False,
+        highlight=False,
     )
-    console.print(latency)
     if result.series:
         last = result.series[-1]
-        end = Table(title=f"At the end ({format_seconds(last.at)})", title_justify="left")
+        console.print(f"At the end ({format_seconds(last.at)})", markup=False, highlight=False)
+        end = Table()
         for name in ("Resource", "Allocated", "Requested", "Allocatable", "Allocation"):
             end.add_column(name, justify="left" if name == "Resource" else "right")
         for name, use in sorted(last.resources.items()):
@@ -312,11 +314,12 @@ def _print_table(console: Console, result: ReplayResult) -> None:
                 f"{use.allocation:.1%}",
             )
         console.print(end)
-        if last.pending_by_reason:
-            pending = Table(title="Pending at the end", title_justify="left")
+        waiting = {reason: n for reason, n in last.pending_by_reason.items() if n}
+        if waiting:
+            console.print("Pending at the end", markup=False, highlight=False)
+            pending = Table()
             pending.add_column("Reason")
             pending.add_column("Pods", justify="right")
-            for reason, count in last.pending_by_reason.items():
-                if count:
-                    pending.add_row(reason, str(count))
+            for reason, count in waiting.items():
+                pending.add_row(reason, str(count))
             console.print(pending)

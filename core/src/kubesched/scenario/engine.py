@@ -187,9 +187,10 @@ class Engine:
                 moments.append(upcoming.at)
             if self.finishing:
                 moments.append(self.finishing[0][0])
-            moment = next_moment(self.scheduler, self._stale)
-            if moment is not None:
-                moments.append(moment if moment > now else next_sweep(now))
+            waited = next_moment(self.scheduler, self._stale)
+            if waited is not None:
+                waited = waited if waited > now else next_sweep(now)
+                moments.append(waited)
             if not moments:
                 break
             moment = min(*moments, next_sample)
@@ -197,11 +198,14 @@ class Engine:
             if until is not None and moment > until:
                 if now < until:
                     self.clock.advance_to(until)
-                    reach(self.scheduler, until)
+                    self.scheduler.expire_waiting_pods()
                     self.state.now = until
                 break
             self.clock.advance_to(moment)
-            reach(self.scheduler, self.clock.now())
+            if moment == waited:
+                reach(self.scheduler, moment)
+            else:  # a sweep here could only retry pods nothing changed for: skipped
+                self.scheduler.expire_waiting_pods()
         if sampled_at < self.clock.now():
             self._sample()
 
