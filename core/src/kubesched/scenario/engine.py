@@ -394,8 +394,9 @@ class Engine:
         summaries = {}
         for observer in self.observers:
             summary = getattr(observer, "summary", None)
-            if summary is not None:
-                summaries[observer_name(observer)] = dict(summary())
+            metrics = dict(summary()) if summary is not None else {}
+            if metrics:  # an observer with nothing to report is left out
+                summaries[observer_name(observer)] = metrics
         latencies = sorted(self.all_latencies)
         totals = RunTotals(
             events=self.events_applied,
