@@ -43,7 +43,7 @@ from kubesched.scenario import (
 from kubesched.scheduler.ties import TIE_RULES, TIES_RANDOM
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
-EXTRAS = {"pyarrow": "replay", "matplotlib": "plot"}
+EXTRAS = {"pyarrow": "parquet", "matplotlib": "plot"}
 """The module an output needs -> the kubesched-core extra that installs it."""
 
 

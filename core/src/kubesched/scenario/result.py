@@ -147,7 +147,7 @@ TABLE_SUFFIXES = (".csv", ".parquet")
 
 
 def parquet_bytes(rows: Sequence[Mapping[str, Any]]) -> bytes:
-    """Rows as a Parquet file (pyarrow, the `kubesched-core[replay]` extra)."""
+    """Rows as a Parquet file (pyarrow, the `kubesched-core[parquet]` extra)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
