@@ -71,6 +71,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/faults.py")
     session.run("python", "benchmarks/preemption.py")
     session.run("python", "benchmarks/scale.py")
+    session.run("python", "benchmarks/replay.py")
 
 
 @nox.session
@@ -85,6 +86,7 @@ def bench_quick(session: nox.Session) -> None:
     session.run("python", "benchmarks/faults.py", "--quick")
     session.run("python", "benchmarks/preemption.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/scale.py", "--quick", "--repeat", "1")
+    session.run("python", "benchmarks/replay.py", "--quick")
     session.run("python", "benchmarks/sweep.py", "--quick")
 
 
