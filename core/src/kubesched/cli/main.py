@@ -10,7 +10,14 @@ from typing import Any
 import click
 
 from kubesched import __version__
-from kubesched.errors import ConfigError, InputError, KubeschedError
+from kubesched.cli._commands import (
+    CommandSpec,
+    broken_command,
+    installed_commands,
+    load_command,
+    plugin_summary,
+)
+from kubesched.errors import ConfigError, InputError, KubeschedError, PluginError
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("kubesched.cli.plugins", "List every discovered plugin and what it implements."),
@@ -23,20 +30,37 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 `kubesched --help` lists them without importing any."""
 
 
+def plugin_commands() -> dict[str, CommandSpec]:
+    """The commands installed distributions add (`kubesched.commands` entry points)."""
+    return installed_commands(frozenset(SUBCOMMANDS))
+
+
 class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when it is used."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(SUBCOMMANDS)
+        added = [name for name, spec in plugin_commands().items() if name not in SUBCOMMANDS]
+        return sorted([*SUBCOMMANDS, *added])
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, SUBCOMMANDS[name][1]) for name in self.list_commands(ctx)]
+        rows = [(name, SUBCOMMANDS[name][1]) for name in sorted(SUBCOMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+        added = plugin_commands()
+        rows = [(n, plugin_summary(added[n])) for n in sorted(added) if n not in SUBCOMMANDS]
+        if rows:
+            with formatter.section("Commands from plugins"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in SUBCOMMANDS:
-            return None
+            spec = plugin_commands().get(cmd_name)
+            if spec is None:
+                return None
+            try:
+                return load_command(spec)
+            except PluginError as exc:
+                return broken_command(spec, exc)
         module_name = SUBCOMMANDS[cmd_name][0]
         try:
             module = importlib.import_module(module_name)
