@@ -43,7 +43,7 @@ class CustomMetadataHook(MetadataHookInterface):  # type: ignore[misc]
 
     def update(self, metadata: dict[str, Any]) -> None:
         classifiers = self.config.get("classifiers", [FRAMEWORK_CLASSIFIER])
-        metadata["classifiers"] = sorted(set(classifiers) | {FRAMEWORK_CLASSIFIER})
+        metadata["classifiers"] = list(classifiers)
 
     def get_known_classifiers(self) -> list[str]:
         return [FRAMEWORK_CLASSIFIER]

@@ -15,11 +15,11 @@ FRAMEWORK_CLASSIFIER = "Framework :: kubesched"
 
 
 class CustomMetadataHook(MetadataHookInterface):  # type: ignore[misc]
-    """Sets `classifiers`, `Framework :: kubesched` always among them."""
+    """Sets `classifiers` from the hook's table; `Framework :: kubesched` is known to hatchling."""
 
     def update(self, metadata: dict[str, Any]) -> None:
         classifiers = self.config.get("classifiers", [FRAMEWORK_CLASSIFIER])
-        metadata["classifiers"] = sorted(set(classifiers) | {FRAMEWORK_CLASSIFIER})
+        metadata["classifiers"] = list(classifiers)
 
     def get_known_classifiers(self) -> list[str]:
         return [FRAMEWORK_CLASSIFIER]

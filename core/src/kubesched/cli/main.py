@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any
+import warnings
+from typing import Any, TextIO
 
 import click
 
@@ -17,7 +18,13 @@ from kubesched.cli._commands import (
     load_command,
     plugin_summary,
 )
-from kubesched.errors import ConfigError, InputError, KubeschedError, PluginError
+from kubesched.errors import (
+    ConfigError,
+    InputError,
+    KubeschedError,
+    PluginDeprecationWarning,
+    PluginError,
+)
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("kubesched.cli.plugins", "List every discovered plugin and what it implements."),
@@ -82,9 +89,29 @@ COMPLETE_VAR = "_KUBESCHED_COMPLETE"
 """Set by the shell completion scripts click generates (see docs/reference/cli.md)."""
 
 
+_show_warning = warnings.showwarning
+
+
+def show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A plugin deprecation as one `warning:` line on stderr; other warnings as Python
+    shows them."""
+    if issubclass(category, PluginDeprecationWarning):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning user errors into one line and an exit code."""
     args = sys.argv[1:] if argv is None else argv
+    warnings.showwarning = show_warning
     if not args and COMPLETE_VAR not in os.environ:  # the command alone: help, and success
         with click.Context(cli, info_name="kubesched", **cli.context_settings) as ctx:
             click.echo(ctx.get_help())

@@ -40,6 +40,7 @@ from kubesched.errors import ConfigError, PluginError
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import hookspecs
 from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._deprecations import register_plugin
 from kubesched.framework._interface import PluginFactory
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, hooks_of, points_of
@@ -99,7 +100,7 @@ def _hook_caller(plugin: object, name: str) -> pluggy.HookRelay:
     """Hooks of this one plugin, callable by keyword with pluggy's argument matching."""
     pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     pm.add_hookspecs(hookspecs)
-    pm.register(plugin, name=name)
+    register_plugin(pm, plugin, name, f'plugin "{name}"')
     return pm.hook
 
 
