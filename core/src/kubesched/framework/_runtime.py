@@ -37,8 +37,8 @@ from kubesched.framework._interface import (
     ClusterClient,
     EventRecorder,
     PodNominator,
-    SharedLister,
 )
+from kubesched.framework._lister import SharedLister
 from kubesched.framework._plans import compile_plans
 from kubesched.framework._plugin_calls import PluginCall, as_status, first_failure
 from kubesched.framework._points import ENQUEUE_EXTENSIONS_HOOK, EXTENSION_POINTS, POINTS
