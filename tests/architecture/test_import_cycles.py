@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_ROOTS = [
@@ -122,3 +124,32 @@ def test_the_check_sees_cycles_through_type_checking_and_function_imports(
 @pytest.mark.parametrize("root", SOURCE_ROOTS, ids=lambda p: p.parent.name)
 def test_every_source_root_has_modules(root: Path) -> None:
     assert modules([root])
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from("abcdefgh"), st.sets(st.sampled_from("abcdefgh"), max_size=3), max_size=8
+    )
+)
+def test_cycles_are_exactly_the_groups_of_mutually_reachable_modules(
+    graph: dict[str, set[str]],
+) -> None:
+    graph = {v: {w for w in ws if w != v} for v, ws in graph.items()}
+    reach = {v: reachable(graph, v) for v in graph}
+    expected = {
+        tuple(sorted({v, *(w for w in reach[v] if v in reach.get(w, set()))}))
+        for v in graph
+        if any(v in reach.get(w, set()) for w in reach[v])
+    }
+    assert cycles(graph) == sorted(list(c) for c in expected)
