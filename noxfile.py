@@ -37,6 +37,7 @@ TYPED = [
     *sorted(glob("contrib/*/src")),
     *sorted(glob("tests/plugins/*/src")),
     "plugin_template/hooks",
+    "tools",
 ]
 
 
