@@ -34,7 +34,10 @@ from kubesched.framework._registry import points_of
 
 CONFIG_POINTS = tuple(p.name for p in EXTENSION_POINTS)
 
-tomllib = pytest.importorskip("tomllib")
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # tomli, which tomllib was made from, comes with the dev tools on 3.10
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[3]
 DEFAULT_FILES = {
