@@ -71,7 +71,7 @@ def row(name: str, kind: str, points: dict[str, list[str]]) -> str:
     commands = sorted(ep.name for ep in dist.entry_points if ep.group == "kubesched.commands")
     described = "<br>".join(f"`{p}`: {', '.join(points[p]) or '-'}" for p in plugins) or "-"
     shown_commands = ", ".join(f"`kubesched {c}`" for c in commands) or "-"
-    summary = (meta["Summary"] or "").replace("|", "\\|")
+    summary = ((meta.get_all("Summary") or [""])[0] or "").replace("|", "\\|")
     cells = [f"`{name}`", dist.version, kind, maturity(meta), described, shown_commands, summary]
     return "| " + " | ".join(cells) + " |"
 

@@ -83,7 +83,7 @@ def discover_commands(
         if not entries:
             continue
         unsupported = incompatibility(dist_name, dist.version, dist.requires, core)
-        summary = (dist.metadata["Summary"] or "").strip()
+        summary = ((dist.metadata.get_all("Summary") or [""])[0] or "").strip()
         for ep in entries:
             if not _autoloaded(ep.name, dist_name, env):
                 continue
