@@ -53,6 +53,7 @@ PUBLIC = frozenset(
         "kubesched.framework",
         "kubesched.framework.hookspecs",
         "kubesched.profile",
+        "kubesched.replay",
         "kubesched.scenario",
         "kubesched.testing",
     }
