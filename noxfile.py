@@ -67,8 +67,8 @@ ACROSS_PYTHONS = ["-m", "not e2e"]
 """What `tests-3.X` run by default: the whole suite but the `e2e` tests, which build
 virtual environments and pip-install distributions (template, wheels, installation page,
 registry and command discovery through pip). Those exercise packaging rather than the
-interpreter, and are half the suite's time; `tests` runs them on the project's Python, and
-discovery itself is covered on every Python by the registry's unit tests. Every unit,
+interpreter, and take about a third of the suite's time; `tests` runs them on the project's
+Python, and discovery itself is covered on every Python by the registry's unit tests. Every unit,
 property, determinism and headline test runs, the docs' examples included (their shown
 outputs must match on each Python). `-- ARGS` runs pytest with other arguments."""
 
