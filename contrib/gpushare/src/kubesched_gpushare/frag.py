@@ -67,7 +67,11 @@ def node_fragment(
     free: Sequence[int], cpu_free: int, model: str, workload: Sequence[TypicalPod]
 ) -> float:
     """F_n(M): the node's fragment against the target workload."""
-    return sum(spec.weight * spec_fragment(free, cpu_free, model, spec) for spec in workload)
+    # left to right, as `fragments` adds: builtin sum() over floats is compensated on 3.12+
+    total = 0.0
+    for spec in workload:
+        total += spec.weight * spec_fragment(free, cpu_free, model, spec)
+    return total
 
 
 def fragments(

@@ -91,7 +91,8 @@ def make_converter() -> cattrs.Converter:
         omit_defaults=False,
     )
     converter.register_structure_hook(timedelta, _duration)
-    converter.register_structure_hook(Any, _any)
+    # a predicate, not the type: on Python 3.10 functools.singledispatch refuses typing.Any
+    converter.register_structure_hook_func(lambda kind: kind is Any, _any)
     converter.register_unstructure_hook(timedelta, format_duration)
     converter.register_unstructure_hook(float, _json_number)
     return converter
