@@ -63,6 +63,14 @@ def _unlistable(folder: Path) -> contextlib.AbstractContextManager[object]:
     return mock.patch("os.scandir", scandir)
 
 
+def _replay_under_home(folder: Path) -> contextlib.AbstractContextManager[object]:
+    """cookiecutter's replay folder under a HOME that is a file. Named through
+    COOKIECUTTER_CONFIG, since cookiecutter reads HOME once, when it is first imported."""
+    config = folder / "cookiecutter.yaml"
+    config.write_text(f"replay_dir: {folder / 'home' / '.cookiecutter_replay'}/\n")
+    return mock.patch.dict(os.environ, {"COOKIECUTTER_CONFIG": str(config)})
+
+
 DEEP_BLOCK = "a:\n  " + "- " * 30_000 + "x\n"
 ANNOTATED = NODE.replace(
     "metadata: {name: n1}", "metadata: {name: n1, annotations: {a: '" + "[" * 150 + "'}}"
@@ -139,7 +147,7 @@ HAZARDS: list[Hazard] = [
            "error: {dir}/k.yaml: not a valid kubeconfig: field current-context: no context has that name"),
     Hazard("new-plugin-with-an-unwritable-home", {"home": ""}, ("new-plugin", "MyPlugin", "--no-input", "-d", "{dir}/out"), 2,
            "error: cannot write the new plugin: Unable to create directory at {dir}/home/.cookiecutter_replay/",
-           env={"HOME": "{dir}/home"}),
+           env={"HOME": "{dir}/home"}, patch=_replay_under_home),
 ]  # fmt: skip
 
 
