@@ -1,5 +1,6 @@
 """kubesched-core's packages depend on each other in one direction only.
 
+    cli -> report -> errors
     cli -> profile -> scheduler -> framework -> api -> features
            profile -> config -> api
            profile -> cluster -> api
@@ -37,7 +38,9 @@ ALLOWED: dict[str, set[str]] = {
         "features",
         "errors",
     },
+    "report": {"errors"},
     "cli": {
+        "report",
         "testing",
         "profile",
         "config",
