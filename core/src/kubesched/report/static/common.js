@@ -80,7 +80,17 @@
     };
   }
 
+  /* Tabulator sets a column title, and a tooltip given as text, as innerHTML: every table
+     takes these two so that names from the document stay text. */
+  function textTitle(cell) { return el("span", null, cell.getValue()); }
+  function textTooltip(e, cell) {
+    var value = cell.getValue();
+    return value === null || value === undefined || value === "" ? "" : el("div", null, value);
+  }
+  var COLUMN_DEFAULTS = {titleFormatter: textTitle};
+
   window.kubesched = {
+    textTitle: textTitle, textTooltip: textTooltip, COLUMN_DEFAULTS: COLUMN_DEFAULTS,
     data: data, el: el, cpu: cpu, bytes: bytes, count: count, fraction: fraction,
     percent: percent, bar: bar, pill: pill, debounce: debounce,
   };

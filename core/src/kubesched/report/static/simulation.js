@@ -46,6 +46,7 @@
 
   var podTable = new Tabulator("#pod-table", {
     data: podRows,
+    columnDefaults: K.COLUMN_DEFAULTS,
     index: "i",
     selectableRows: 1,
     layout: "fitColumns",
@@ -62,7 +63,7 @@
       {title: "Attempts", field: "attempts", sorter: "number", hozAlign: "right", width: 95},
       {title: "Victims", field: "victims", sorter: "number", hozAlign: "right", width: 85},
       {title: "Explained", field: "explained", width: 95},
-      {title: "Message", field: "message", sorter: "string", widthGrow: 5, tooltip: true},
+      {title: "Message", field: "message", sorter: "string", widthGrow: 5, tooltip: K.textTooltip},
     ],
   });
 
@@ -84,9 +85,14 @@
   podTable.on("tableBuilt", function () {
     search.addEventListener("input", K.debounce(applyPodFilter, 120));
     statusSelect.addEventListener("change", applyPodFilter);
-    var hash = decodeURIComponent(location.hash.replace(/^#pod=/, ""));
-    if (location.hash.indexOf("#pod=") === 0) showPod(hash);
+    podFromHash();
+    window.addEventListener("hashchange", podFromHash);
   });
+
+  /* #pod=NAMESPACE/NAME opens that pod's explanation: a link to one decision. */
+  function podFromHash() {
+    if (location.hash.indexOf("#pod=") === 0) showPod(decodeURIComponent(location.hash.slice(5)));
+  }
   podTable.on("dataFiltered", function (filters, rows) {
     counter.textContent = rows.length + " of " + podRows.length + " pods";
   });
@@ -199,7 +205,7 @@
       {title: "Node", field: "node", sorter: "string", widthGrow: 2, minWidth: 140},
       {title: "Filter", field: "code", formatter: function (c) { return K.pill(c.getValue(), "code"); }, width: 120},
       {title: "Rejected by", field: "plugin", sorter: "string"},
-      {title: "Reasons", field: "reasons", widthGrow: 3, tooltip: true},
+      {title: "Reasons", field: "reasons", widthGrow: 3, tooltip: K.textTooltip},
     ];
     plugins.forEach(function (p, j) {
       columns.push({title: p, field: "s" + j, formatter: scoreCell, hozAlign: "right", minWidth: 90,
@@ -210,7 +216,7 @@
     var holder = el("div", {id: "explain-table"});
     detail.appendChild(holder);
     explainTable = new Tabulator(holder, {
-      data: rows, index: "node", layout: "fitDataFill", pagination: true, paginationSize: 20,
+      data: rows, columnDefaults: K.COLUMN_DEFAULTS, index: "node", layout: "fitDataFill", pagination: true, paginationSize: 20,
       paginationCounter: "rows", columns: columns,
       initialSort: r.node ? [{column: "total", dir: "desc"}] : [],
       rowFormatter: function (row) { if (row.getData().chosen) row.getElement().classList.add("chosen"); },
@@ -258,7 +264,7 @@
     }, extendedFormat(r)));
   });
   var nodeTable = new Tabulator("#node-table", {
-    data: nodeRows, index: "i", layout: "fitColumns", pagination: true, paginationSize: 25,
+    data: nodeRows, columnDefaults: K.COLUMN_DEFAULTS, index: "i", layout: "fitColumns", pagination: true, paginationSize: 25,
     paginationSizeSelector: [25, 50, 100, 250], paginationCounter: "rows", placeholder: "No node matches",
     columns: nodeColumns,
   });
