@@ -94,7 +94,7 @@
     if (location.hash.indexOf("#pod=") === 0) showPod(decodeURIComponent(location.hash.slice(5)));
   }
   podTable.on("dataFiltered", function (filters, rows) {
-    counter.textContent = rows.length + " of " + podRows.length + " pods";
+    counter.textContent = (filters.length ? rows.length + " of " : "") + podRows.length + " pods";
   });
   podTable.on("rowClick", function (e, row) { showDetail(row.getData().i); });
   counter.textContent = podRows.length + " pods";
@@ -277,7 +277,7 @@
   }
   nodeTable.on("tableBuilt", function () { nodeSearch.addEventListener("input", K.debounce(applyNodeFilter, 120)); });
   nodeTable.on("dataFiltered", function (filters, rows) {
-    nodeCounter.textContent = rows.length + " of " + nodeRows.length + " nodes";
+    nodeCounter.textContent = (filters.length ? rows.length + " of " : "") + nodeRows.length + " nodes";
   });
   nodeCounter.textContent = nodeRows.length + " nodes";
 
