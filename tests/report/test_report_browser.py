@@ -105,7 +105,7 @@ def test_search_a_pod_and_its_explanation_matches_the_json(
     assert len(scored) >= 2  # the test means something: several nodes were scored
     assert rows[0]["node"] == result["node"]  # sorted by total, the winner first
 
-    page.set_viewport_size({"width": 1400, "height": 900})
+    page.mouse.move(0, 0)  # no row highlighted by the pointer
     page.locator("#pods").scroll_into_view_if_needed()
     shot = tmp_path / "report-simulate.png"
     page.locator("#pods").screenshot(path=str(shot))

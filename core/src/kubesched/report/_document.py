@@ -45,6 +45,10 @@ def read_document(path: str | Path) -> dict[str, Any]:
     except ValueError:
         try:
             document = yaml.safe_load(text)
+        except yaml.composer.ComposerError:
+            raise InputError(
+                "holds several YAML documents; expected one result document", file=name
+            ) from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 1})" if mark is not None else ""

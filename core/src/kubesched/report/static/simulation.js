@@ -60,9 +60,9 @@
       {title: "Status", field: "status", formatter: statusCell, width: 130},
       {title: "Node", field: "node", sorter: "string", widthGrow: 2},
       {title: "Profile", field: "profile", sorter: "string", widthGrow: 1.5},
-      {title: "Attempts", field: "attempts", sorter: "number", hozAlign: "right", width: 95},
-      {title: "Victims", field: "victims", sorter: "number", hozAlign: "right", width: 85},
-      {title: "Explained", field: "explained", width: 95},
+      {title: "Attempts", field: "attempts", sorter: "number", hozAlign: "right", width: 115},
+      {title: "Victims", field: "victims", sorter: "number", hozAlign: "right", width: 105},
+      {title: "Explained", field: "explained", width: 120},
       {title: "Message", field: "message", sorter: "string", widthGrow: 5, tooltip: K.textTooltip},
     ],
   });
@@ -178,6 +178,16 @@
       el("span", {class: "weighted"}, s.weighted), el("span", {class: "normalized"}, "(" + s.normalized + ")"));
   }
 
+  /* A plugin's name as a title that may wrap between its words: NodeResources<wbr>Fit. */
+  function camelTitle(cell) {
+    var title = el("span");
+    String(cell.getValue()).split(/(?=[A-Z][a-z])/).forEach(function (word, i) {
+      if (i) title.appendChild(el("wbr"));
+      title.appendChild(document.createTextNode(word));
+    });
+    return title;
+  }
+
   function explain(r) {
     var names = Object.keys(r.nodes);
     var plugins = [], extenders = [];
@@ -203,20 +213,23 @@
       "the highest total wins" + (r.node ? ": " + r.node + "." : ".")));
     var columns = [
       {title: "Node", field: "node", sorter: "string", widthGrow: 2, minWidth: 140},
-      {title: "Filter", field: "code", formatter: function (c) { return K.pill(c.getValue(), "code"); }, width: 120},
-      {title: "Rejected by", field: "plugin", sorter: "string"},
-      {title: "Reasons", field: "reasons", widthGrow: 3, tooltip: K.textTooltip},
+      {title: "Filter", field: "code", formatter: function (c) { return K.pill(c.getValue(), "code"); }, width: 235},
+      {title: "Total", field: "total", sorter: "number", hozAlign: "right", width: 80},
     ];
     plugins.forEach(function (p, j) {
-      columns.push({title: p, field: "s" + j, formatter: scoreCell, hozAlign: "right", minWidth: 90,
+      columns.push({title: p, field: "s" + j, formatter: scoreCell, hozAlign: "right", minWidth: 95,
+        headerWordWrap: true, titleFormatter: camelTitle,
         sorter: function (a, b) { return (a ? a.weighted : -1) - (b ? b.weighted : -1); }});
     });
-    extenders.forEach(function (x, j) { columns.push({title: "extender " + x, field: "x" + j, widthGrow: 2}); });
-    columns.push({title: "Total", field: "total", sorter: "number", hozAlign: "right", width: 80});
+    extenders.forEach(function (x, j) {
+      columns.push({title: "extender " + x, field: "x" + j, widthGrow: 2, headerWordWrap: true});
+    });
+    columns.push({title: "Rejected by", field: "plugin", sorter: "string", minWidth: 110, widthGrow: 1.5});
+    columns.push({title: "Reasons", field: "reasons", widthGrow: 3, minWidth: 160, tooltip: K.textTooltip});
     var holder = el("div", {id: "explain-table"});
     detail.appendChild(holder);
     explainTable = new Tabulator(holder, {
-      data: rows, columnDefaults: K.COLUMN_DEFAULTS, index: "node", layout: "fitDataFill", pagination: true, paginationSize: 20,
+      data: rows, columnDefaults: K.COLUMN_DEFAULTS, index: "node", layout: "fitColumns", pagination: true, paginationSize: 20,
       paginationCounter: "rows", columns: columns,
       initialSort: r.node ? [{column: "total", dir: "desc"}] : [],
       rowFormatter: function (row) { if (row.getData().chosen) row.getElement().classList.add("chosen"); },
