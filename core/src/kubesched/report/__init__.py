@@ -63,9 +63,9 @@ def render_html(
     `kubesched config show` prints it) is shown on the page when given."""
     ensure_available()
     check_document(document)
-    from kubesched.report._render import render_simulation
+    from kubesched.report._simulation import render_simulation
 
-    return render_simulation(document, configuration, title or "kubesched simulation report")
+    return render_simulation(document, configuration, title)
 
 
 def write_html(path: str | Path, html: str) -> None:

@@ -7,7 +7,6 @@ the markup is escaped; the data the page's scripts read travels as JSON in a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -16,7 +15,6 @@ from markupsafe import Markup
 
 from kubesched.report._assets import inline_script, inline_style
 from kubesched.report._escape import script_json
-from kubesched.report._failures import failure_groups
 
 _environment: Environment | None = None
 
@@ -40,31 +38,11 @@ def environment() -> Environment:
     return _environment
 
 
-def _yaml(value: Any) -> str:
+def as_yaml(value: Any) -> str:
+    """A mapping as YAML text, in its own order, for a `<pre>` block."""
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=100)
 
 
-def render_simulation(
-    document: Mapping[str, Any], configuration: Mapping[str, Any] | None, title: str
-) -> str:
-    """The page of a SimulationResult."""
-    results = document["results"]
-    summary = document["summary"]
-    profiles = sorted({str(r["profile"]) for r in results})
-    explained = sum(1 for r in results if r.get("nodes"))
-    template = environment().get_template("simulation.html.j2")
-    return template.render(
-        title=title,
-        document=document,
-        summary=summary,
-        pods=len(results),
-        explained=explained,
-        profiles=profiles,
-        failures=failure_groups(results),
-        warnings=document.get("warnings", []),
-        configuration=_yaml(dict(configuration)) if configuration is not None else None,
-        data={
-            "results": results,
-            "nodes": summary["nodes"],
-        },
-    )
+def render(template: str, **context: Any) -> str:
+    """The page `template` (under templates/) renders with `context`."""
+    return environment().get_template(template).render(**context)
