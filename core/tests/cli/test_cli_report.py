@@ -91,14 +91,21 @@ def test_report_shows_the_configuration_it_is_given(
             "field apiVersion: apiVersion is 'v1', expected 'kubesched.io/v1alpha1'",
         ),
         (
-            '{"apiVersion": "kubesched.io/v1alpha1", "kind": "ReplayResult"}',
-            "field kind: kind ReplayResult (kubesched replay) is not supported by kubesched "
-            "report yet; supported: SimulationResult",
+            '{"apiVersion": "kubesched.io/v1alpha1", "kind": "ComparisonResult"}',
+            "field kind: kind ComparisonResult (kubesched compare) is not supported by kubesched "
+            "report yet; supported: SimulationResult, ReplayResult",
         ),
         (
             '{"apiVersion": "kubesched.io/v1alpha1", "kind": "SimulationResult", '
             '"results": [{"pod": 3}], "summary": {}, "warnings": []}',
             "field results[0].pod: expected a string",
+        ),
+        (
+            '{"apiVersion": "kubesched.io/v1alpha1", "kind": "ReplayResult", "summary": '
+            '{"events": 1, "created": 1, "bound": 1, "finished": 0, "deleted": 0, "attempts": 1, '
+            '"simulatedSeconds": 1.0}, "series": [], "pods": [{"pod": "a/b", "state": "Running", '
+            '"created": "soon"}]}',
+            "field pods[0].created: expected a number",
         ),
     ],
 )

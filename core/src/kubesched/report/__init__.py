@@ -63,6 +63,10 @@ def render_html(
     `kubesched config show` prints it) is shown on the page when given."""
     ensure_available()
     check_document(document)
+    if document["kind"] == "ReplayResult":
+        from kubesched.report._replay import render_replay
+
+        return render_replay(document, title)
     from kubesched.report._simulation import render_simulation
 
     return render_simulation(document, configuration, title)

@@ -19,11 +19,10 @@ from kubesched.errors import InputError
 API_VERSION = "kubesched.io/v1alpha1"
 """The `apiVersion` of the documents the report reads."""
 
-SUPPORTED_KINDS = ("SimulationResult",)
+SUPPORTED_KINDS = ("SimulationResult", "ReplayResult")
 """Document kinds the report renders."""
 
 KNOWN_KINDS = {
-    "ReplayResult": "kubesched replay",
     "ComparisonResult": "kubesched compare",
 }
 """Kinds of kubesched documents the report does not render yet, and what writes them."""
@@ -78,7 +77,10 @@ def check_document(document: Any, *, file: str | None = None) -> None:
         raise InputError(
             f"kind is {kind!r}; supported: {', '.join(SUPPORTED_KINDS)}", file=file, field="kind"
         )
-    _check_simulation(document, file)
+    if kind == "SimulationResult":
+        _check_simulation(document, file)
+    else:
+        _check_replay(document, file)
 
 
 def _need(
@@ -117,3 +119,26 @@ def _check_simulation(document: Mapping[str, Any], file: str | None) -> None:
         for key in ("cpu", "memory", "pods"):
             _need(node.get(key), dict, "an object", file, f"{where}.{key}")
     _need(document.get("warnings", []), list, "a list", file, "warnings")
+
+
+def _check_replay(document: Mapping[str, Any], file: str | None) -> None:
+    summary = _need(document.get("summary"), dict, "an object", file, "summary")
+    for key in ("events", "created", "bound", "finished", "deleted", "attempts"):
+        _need(summary.get(key), int, "an integer", file, f"summary.{key}")
+    _need(
+        summary.get("simulatedSeconds"), (int, float), "a number", file, "summary.simulatedSeconds"
+    )
+    for i, row in enumerate(_need(document.get("series"), list, "a list", file, "series")):
+        _need(row, dict, "an object", file, f"series[{i}]")
+        _need(row.get("time"), (int, float), "a number", file, f"series[{i}].time")
+    for i, pod in enumerate(_need(document.get("pods"), list, "a list", file, "pods")):
+        where = f"pods[{i}]"
+        _need(pod, dict, "an object", file, where)
+        _need(pod.get("pod"), str, "a string", file, f"{where}.pod")
+        _need(pod.get("state"), str, "a string", file, f"{where}.state")
+        _need(pod.get("created"), (int, float), "a number", file, f"{where}.created")
+        for key in ("bound", "left", "latency"):
+            _need(
+                pod.get(key), (int, float, type(None)), "a number or null", file, f"{where}.{key}"
+            )
+    _need(document.get("observers", {}), dict, "an object", file, "observers")

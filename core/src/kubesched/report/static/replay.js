@@ -1,0 +1,143 @@
+/* The page of a ReplayResult: the sampled series as uPlot charts, and each pod's life
+   as a bar on the run's time axis in a Tabulator table. */
+(function () {
+  "use strict";
+  var K = window.kubesched, el = K.el;
+  var DATA = K.data();
+  var S = DATA.series, TIME = S.time || [], SPAN = DATA.span || 0;
+  var COLOURS = ["#326ce5", "#e8710a", "#1e8e3e", "#d93025", "#9334e6", "#12b5cb", "#f9ab00", "#5f6368"];
+
+  function seconds(v) {
+    if (v === null || v === undefined) return "—";
+    var a = Math.abs(v);
+    if (a >= 7200) return +(v / 3600).toFixed(2) + " h";
+    if (a >= 120) return +(v / 60).toFixed(1) + " min";
+    if (a >= 1 || a === 0) return +v.toFixed(2) + " s";
+    return +(v * 1000).toFixed(1) + " ms";
+  }
+  function percent(v) { return v === null || v === undefined ? "—" : +(v * 100).toFixed(1) + "%"; }
+  function whole(v) { return v === null || v === undefined ? "—" : String(Math.round(v)); }
+
+  /* ---------- charts ---------- */
+  var charts = [];
+
+  function chart(id, lines, yLabel, format) {
+    var holder = document.getElementById(id);
+    lines = lines.filter(function (l) { return l.values; });
+    if (!TIME.length || !lines.length) {
+      holder.appendChild(el("div", {class: "empty"}, "Nothing was sampled for this chart."));
+      return;
+    }
+    var series = [{label: "time", value: function (u, v) { return seconds(v); }}];
+    lines.forEach(function (l, i) {
+      series.push({label: l.label, stroke: l.colour || COLOURS[i % COLOURS.length], width: 1.5,
+        dash: l.dash, spanGaps: false, value: function (u, v) { return format(v); }});
+    });
+    var plot = new uPlot({
+      width: holder.clientWidth || 560, height: 260,
+      scales: {x: {time: false}},
+      cursor: {drag: {x: true, y: false}},
+      series: series,
+      axes: [
+        {values: function (u, vals) { return vals.map(seconds); }},
+        {label: yLabel, size: 64, values: function (u, vals) { return vals.map(format); }},
+      ],
+    }, [TIME].concat(lines.map(function (l) { return l.values; })), holder);
+    holder.dataset.series = lines.length;
+    charts.push([plot, holder]);
+  }
+
+  var utilisation = [];
+  DATA.resources.forEach(function (r, i) {
+    var colour = COLOURS[i % COLOURS.length];
+    utilisation.push({label: r + " allocated", values: S[r + "_allocation"], colour: colour});
+    utilisation.push({label: r + " requested", values: S[r + "_request"], colour: colour, dash: [6, 4]});
+  });
+  chart("chart-utilisation", utilisation, "of allocatable", percent);
+  chart("chart-pods", [
+    {label: "running", values: S.running}, {label: "pending", values: S.pending},
+  ], "pods", whole);
+  chart("chart-pending", DATA.reasons.map(function (r) {
+    return {label: r, values: S["pending_" + r]};
+  }), "pending pods", whole);
+  chart("chart-latency", [
+    {label: "p50", values: S.latency_p50}, {label: "p90", values: S.latency_p90},
+    {label: "p99", values: S.latency_p99},
+  ], "latency", seconds);
+
+  window.addEventListener("resize", K.debounce(function () {
+    charts.forEach(function (c) { c[0].setSize({width: c[1].clientWidth, height: 260}); });
+  }, 200));
+
+  /* ---------- the pods' timeline ---------- */
+  function position(from, to) {
+    var left = SPAN > 0 ? (100 * from) / SPAN : 0;
+    var width = SPAN > 0 ? (100 * (to - from)) / SPAN : 0;
+    return {left: Math.max(0, Math.min(100, left)), width: Math.max(0.3, Math.min(100 - left, width))};
+  }
+  function segment(kind, from, to, text) {
+    var p = position(from, to);
+    var span = el("span", {class: kind, title: text});
+    span.style.left = p.left + "%";
+    span.style.width = p.width + "%";
+    return span;
+  }
+  function timeline(cell) {
+    var p = cell.getRow().getData().pod;
+    var end = p.left === null ? SPAN : p.left;
+    var bar = el("div", {class: "timeline"});
+    var boundAt = p.bound === null ? end : p.bound;
+    bar.appendChild(segment("waiting", p.created, boundAt,
+      "waiting from " + seconds(p.created) + " to " + seconds(boundAt)));
+    if (p.bound !== null) {
+      bar.appendChild(segment("running", p.bound, end, "on " + (p.node || "?") + " from " +
+        seconds(p.bound) + (p.left === null ? " to the end" : " to " + seconds(p.left))));
+    }
+    return bar;
+  }
+
+  var rows = DATA.pods.map(function (p, i) {
+    return {i: i, pod: p, name: p.pod, state: p.state, node: p.node || "", created: p.created,
+      bound: p.bound, latency: p.latency, attempts: p.attempts, left: p.left,
+      preemptedBy: p.preempted_by || "", _text: [p.pod, p.node || "", p.state, p.preempted_by || ""].join("\n").toLowerCase()};
+  });
+  function secondsCell(cell) { return seconds(cell.getValue()); }
+  var table = new Tabulator("#pod-table", {
+    data: rows, columnDefaults: K.COLUMN_DEFAULTS, index: "i", layout: "fitColumns",
+    pagination: true, paginationSize: 25, paginationSizeSelector: [25, 50, 100, 250],
+    paginationCounter: "rows", placeholder: "No pod matches",
+    columns: [
+      {title: "Pod", field: "name", sorter: "string", widthGrow: 2.5, minWidth: 160},
+      {title: "State", field: "state", width: 115, formatter: function (c) { return K.pill(c.getValue(), "state"); }},
+      {title: "Node", field: "node", sorter: "string", widthGrow: 1.5},
+      {title: "Created", field: "created", sorter: "number", hozAlign: "right", width: 95, formatter: secondsCell},
+      {title: "Latency", field: "latency", sorter: "number", hozAlign: "right", width: 95, formatter: secondsCell},
+      {title: "Left", field: "left", sorter: "number", hozAlign: "right", width: 95, formatter: secondsCell},
+      {title: "Attempts", field: "attempts", sorter: "number", hozAlign: "right", width: 100},
+      {title: "Preempted by", field: "preemptedBy", sorter: "string", widthGrow: 1.5, tooltip: K.textTooltip},
+      {title: "Timeline", field: "created", headerSort: false, widthGrow: 4, minWidth: 200, formatter: timeline},
+    ],
+  });
+  var search = document.getElementById("pod-search");
+  var stateSelect = document.getElementById("pod-state");
+  var counter = document.getElementById("pod-count");
+  function applyFilter() {
+    var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var state = stateSelect.value;
+    if (!words.length && !state) table.clearFilter();
+    else table.setFilter(function (row) {
+      if (state && row.state !== state) return false;
+      for (var w = 0; w < words.length; w++) if (row._text.indexOf(words[w]) < 0) return false;
+      return true;
+    });
+  }
+  table.on("tableBuilt", function () {
+    search.addEventListener("input", K.debounce(applyFilter, 120));
+    stateSelect.addEventListener("change", applyFilter);
+  });
+  table.on("dataFiltered", function (filters, shown) {
+    counter.textContent = (filters.length ? shown.length + " of " : "") + rows.length + " pods";
+  });
+  counter.textContent = rows.length + " pods";
+  window.kubeschedReport = {pods: table, charts: charts};
+})();
