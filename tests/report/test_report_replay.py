@@ -3,15 +3,21 @@ against the document (a ReplayResult as `kubesched replay --output json` writes 
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from jsonschema import Draft202012Validator
 
+from kubesched.cli.main import main
 from kubesched.report import render_html
 
-SCREENSHOT = Path(__file__).parents[2] / "docs" / "guide" / "img" / "report-replay.png"
+REPO = Path(__file__).parents[2]
+SCHEMA = REPO / "docs" / "reference" / "schemas" / "replay-result.schema.json"
+SCREENSHOT = REPO / "docs" / "guide" / "img" / "report-replay.png"
 HOSTILE_REASON = '<img src=x onerror="alert(1)">'
 SPAN = 3600.0
 STATES = ("Running", "Finished", "Pending", "Preempted", "Deleted")
@@ -85,6 +91,11 @@ id => [...document.querySelectorAll(`#${id} .u-legend .u-label`)].map(l => l.tex
 """
 
 
+def test_the_test_document_is_a_valid_replay_result() -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(replay_document())
+
+
 def test_charts_and_timeline_match_the_document(page: Any, tmp_path: Path) -> None:
     document = replay_document()
     path = tmp_path / "replay.html"
@@ -124,8 +135,75 @@ def test_charts_and_timeline_match_the_document(page: Any, tmp_path: Path) -> No
 
     page.fill("#pod-search", "")
     page.wait_for_function("document.getElementById('pod-count').textContent === '300 pods'")
+
+
+CLUSTER = "".join(
+    f"""---
+apiVersion: v1
+kind: Node
+metadata: {{name: node-{i}}}
+status: {{allocatable: {{cpu: "8", memory: 32Gi, pods: "110"}}}}
+"""
+    for i in range(6)
+)
+
+
+def arrivals(count: int) -> list[dict[str, Any]]:
+    """Pods arriving every 20 s, each running 10 to 30 minutes; the cluster fills up."""
+    events = []
+    for i in range(count):
+        requests = {"cpu": f"{500 + 250 * (i % 5)}m", "memory": f"{1 + i % 4}Gi"}
+        pod = {
+            "metadata": {"name": f"job-{i}", "namespace": "batch"},
+            "spec": {
+                "containers": [{"name": "c", "image": "app", "resources": {"requests": requests}}]
+            },
+        }
+        events.append(
+            {"at": 20 * i, "kind": "PodCreated", "pod": pod, "duration": 600 + 60 * (i % 21)}
+        )
+    return events
+
+
+def test_replay_html_of_a_real_run(
+    page: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "cluster.yaml").write_text(CLUSTER)
+    scenario = tmp_path / "day.yaml"
+    scenario.write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "kubesched.io/v1alpha1",
+                "kind": "Scenario",
+                "metadata": {"name": "an hour of batch jobs"},
+                "cluster": "cluster.yaml",
+                "events": arrivals(180),
+            }
+        )
+    )
+    html = tmp_path / "replay.html"
+    try:
+        main(
+            ["replay", str(scenario), "-o", "json", "--sample-interval", "30s", "--html", str(html)]
+        )
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    document = json.loads(capsys.readouterr().out)
+    assert document["summary"]["latencyP99"] is not None  # pods waited: the charts have lines
+    page.goto(html.as_uri())
+    page.wait_for_selector("#pod-table .tabulator-row")
+    assert page.locator(".uplot").count() == 4
+    legends = page.evaluate(LEGENDS, "chart-utilisation")
+    resources = sorted(
+        k[: -len("_allocation")] for k in document["series"][0] if k.endswith("_allocation")
+    )
+    assert legends[1::2] == [f"{r} allocated" for r in resources]
+    assert page.text_content("#pod-count") == f"{len(document['pods'])} pods"
+    assert page.text_content('[data-field="bound"]') == str(document["summary"]["bound"])
     page.mouse.move(0, 0)
     shot = tmp_path / "replay.png"
     page.locator("#charts").screenshot(path=str(shot))
+    assert shot.read_bytes().startswith(b"\x89PNG")
     if os.environ.get("KUBESCHED_UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.write_bytes(shot.read_bytes())
+        page.screenshot(path=str(SCREENSHOT.with_name("report-replay-page.png")), full_page=True)

@@ -38,6 +38,17 @@ def columns(series: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
     return {name: [row.get(name) for row in series] for name in names}
 
 
+def _shown(value: Any, unit: str = "") -> str:
+    """A run option as the page shows it: JSON's spelling of booleans, numbers with `unit`."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"{value:g}{unit}"
+    return str(value)
+
+
 def render_replay(document: Mapping[str, Any], title: str | None) -> str:
     """The HTML of a ReplayResult: summary, charts, per-pod timeline, observers."""
     series = columns(document["series"])
@@ -47,12 +58,12 @@ def render_replay(document: Mapping[str, Any], title: str | None) -> str:
     times = series.get("time", [])
     span = max([float(summary.get("simulatedSeconds") or 0.0), *map(float, times)])
     options = {
-        "scenario": document.get("scenario"),
-        "seed": document.get("seed"),
-        "ties": document.get("ties"),
-        "dropUnschedulable": document.get("dropUnschedulable"),
-        "sampleInterval": document.get("sampleInterval"),
-        "bindLatency": document.get("bindLatency"),
+        "scenario": _shown(document.get("scenario")),
+        "seed": _shown(document.get("seed")),
+        "ties": _shown(document.get("ties")),
+        "dropUnschedulable": _shown(document.get("dropUnschedulable")),
+        "sampleInterval": _shown(document.get("sampleInterval"), " s"),
+        "bindLatency": _shown(document.get("bindLatency"), " s"),
     }
     return render(
         "replay.html.j2",
@@ -61,7 +72,7 @@ def render_replay(document: Mapping[str, Any], title: str | None) -> str:
         summary=summary,
         cards=SUMMARY_CARDS,
         options=options,
-        states=summary.get("states") or {},
+        states={k: v for k, v in (summary.get("states") or {}).items() if v},
         observers=document.get("observers") or {},
         samples=len(document["series"]),
         pods=len(document["pods"]),

@@ -31,7 +31,7 @@
     var series = [{label: "time", value: function (u, v) { return seconds(v); }}];
     lines.forEach(function (l, i) {
       series.push({label: l.label, stroke: l.colour || COLOURS[i % COLOURS.length], width: 1.5,
-        dash: l.dash, spanGaps: false, value: function (u, v) { return format(v); }});
+        dash: l.dash, spanGaps: !!l.spanGaps, value: function (u, v) { return format(v); }});
     });
     var plot = new uPlot({
       width: holder.clientWidth || 560, height: 260,
@@ -61,8 +61,10 @@
     return {label: r, values: S["pending_" + r]};
   }), "pending pods", whole);
   chart("chart-latency", [
-    {label: "p50", values: S.latency_p50}, {label: "p90", values: S.latency_p90},
-    {label: "p99", values: S.latency_p99},
+    /* a sample with no pod bound since the previous one has no latency: join across it */
+    {label: "p50", values: S.latency_p50, spanGaps: true},
+    {label: "p90", values: S.latency_p90, spanGaps: true},
+    {label: "p99", values: S.latency_p99, spanGaps: true},
   ], "latency", seconds);
 
   window.addEventListener("resize", K.debounce(function () {
