@@ -157,3 +157,57 @@ def test_without_the_report_extra_one_line_says_what_to_install(
         "error: HTML reports need the report extra: pip install 'kubesched-core[report]'\n"
     )
     assert not page.exists()
+
+
+SCENARIO_CLUSTER = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+"""
+
+
+def scenario(tmp_path: Path) -> Path:
+    (tmp_path / "cluster.yaml").write_text(SCENARIO_CLUSTER, encoding="utf-8")
+    container = {"name": "c", "image": "app", "resources": {"requests": {"cpu": "3"}}}
+    events = [
+        {"at": 60 * i, "kind": "PodCreated", "duration": 90, "pod": {
+            "metadata": {"name": f"p{i}"}, "spec": {"containers": [container]}}}
+        for i in range(4)
+    ]  # fmt: skip
+    path = tmp_path / "scenario.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "kubesched.io/v1alpha1",
+                "kind": "Scenario",
+                "cluster": "cluster.yaml",
+                "events": events,
+            }
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_replay_html_carries_the_series_and_the_pods(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    page = tmp_path / "replay.html"
+    code, out, _ = run(capsys, "replay", str(scenario(tmp_path)), "-o", "json", "--html", str(page))
+    assert code == 0
+    document = json.loads(out)
+    data = data_of(page.read_text(encoding="utf-8"))
+    assert data["pods"] == document["pods"]
+    assert data["series"]["time"] == [row["time"] for row in document["series"]]
+    assert data["resources"] == ["cpu", "memory", "pods"]
+    assert len(document["pods"]) == 4
+
+
+def test_replay_html_unwritable_fails_before_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    page = tmp_path / "no-dir" / "replay.html"
+    code, out, err = run(capsys, "replay", str(scenario(tmp_path)), "--html", str(page))
+    assert (code, out) == (2, "")
+    assert err == f"error: {page}: cannot write the HTML report: its directory does not exist\n"
