@@ -91,9 +91,9 @@ def test_report_shows_the_configuration_it_is_given(
             "field apiVersion: apiVersion is 'v1', expected 'kubesched.io/v1alpha1'",
         ),
         (
-            '{"apiVersion": "kubesched.io/v1alpha1", "kind": "ComparisonResult"}',
-            "field kind: kind ComparisonResult (kubesched compare) is not supported by kubesched "
-            "report yet; supported: SimulationResult, ReplayResult",
+            '{"apiVersion": "kubesched.io/v1alpha1", "kind": "SweepResult"}',
+            "field kind: kind is 'SweepResult'; supported: SimulationResult, ReplayResult, "
+            "ComparisonResult",
         ),
         (
             '{"apiVersion": "kubesched.io/v1alpha1", "kind": "SimulationResult", '

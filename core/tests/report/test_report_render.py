@@ -111,5 +111,5 @@ def test_every_style_can_be_inlined(name: str) -> None:
 def test_an_unsupported_document_is_refused_before_rendering() -> None:
     from kubesched.errors import InputError
 
-    with pytest.raises(InputError, match=r"kind ComparisonResult .* not supported"):
-        render_html({"apiVersion": "kubesched.io/v1alpha1", "kind": "ComparisonResult"})
+    with pytest.raises(InputError, match=r"kind is 'Sweep'; supported: SimulationResult"):
+        render_html({"apiVersion": "kubesched.io/v1alpha1", "kind": "Sweep"})

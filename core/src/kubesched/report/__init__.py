@@ -67,6 +67,10 @@ def render_html(
         from kubesched.report._replay import render_replay
 
         return render_replay(document, title)
+    if document["kind"] == "ComparisonResult":
+        from kubesched.report._compare import render_comparison
+
+        return render_comparison(document, title)
     from kubesched.report._simulation import render_simulation
 
     return render_simulation(document, configuration, title)

@@ -19,13 +19,8 @@ from kubesched.errors import InputError
 API_VERSION = "kubesched.io/v1alpha1"
 """The `apiVersion` of the documents the report reads."""
 
-SUPPORTED_KINDS = ("SimulationResult", "ReplayResult")
+SUPPORTED_KINDS = ("SimulationResult", "ReplayResult", "ComparisonResult")
 """Document kinds the report renders."""
-
-KNOWN_KINDS = {
-    "ComparisonResult": "kubesched compare",
-}
-"""Kinds of kubesched documents the report does not render yet, and what writes them."""
 
 
 def read_document(path: str | Path) -> dict[str, Any]:
@@ -66,21 +61,16 @@ def check_document(document: Any, *, file: str | None = None) -> None:
             f"apiVersion is {version!r}, expected {API_VERSION!r}", file=file, field="apiVersion"
         )
     kind = document.get("kind")
-    if kind in KNOWN_KINDS:
-        raise InputError(
-            f"kind {kind} ({KNOWN_KINDS[kind]}) is not supported by kubesched report yet; "
-            f"supported: {', '.join(SUPPORTED_KINDS)}",
-            file=file,
-            field="kind",
-        )
     if kind not in SUPPORTED_KINDS:
         raise InputError(
             f"kind is {kind!r}; supported: {', '.join(SUPPORTED_KINDS)}", file=file, field="kind"
         )
     if kind == "SimulationResult":
         _check_simulation(document, file)
-    else:
+    elif kind == "ReplayResult":
         _check_replay(document, file)
+    else:
+        _check_comparison(document, file)
 
 
 def _need(
@@ -142,3 +132,20 @@ def _check_replay(document: Mapping[str, Any], file: str | None) -> None:
                 pod.get(key), (int, float, type(None)), "a number or null", file, f"{where}.{key}"
             )
     _need(document.get("observers", {}), dict, "an object", file, "observers")
+
+
+def _check_comparison(document: Mapping[str, Any], file: str | None) -> None:
+    _need(document.get("input"), dict, "an object", file, "input")
+    for i, config in enumerate(_need(document.get("configs"), list, "a list", file, "configs")):
+        where = f"configs[{i}]"
+        _need(config, dict, "an object", file, where)
+        _need(config.get("name"), str, "a string", file, f"{where}.name")
+        metrics = _need(config.get("metrics"), dict, "an object", file, f"{where}.metrics")
+        _need(metrics.get("spread"), dict, "an object", file, f"{where}.metrics.spread")
+    differences = _need(document.get("differences"), list, "a list", file, "differences")
+    for i, difference in enumerate(differences):
+        where = f"differences[{i}]"
+        _need(difference, dict, "an object", file, where)
+        _need(difference.get("pod"), str, "a string", file, f"{where}.pod")
+        _need(difference.get("placements"), dict, "an object", file, f"{where}.placements")
+        _need(difference.get("explanations", {}), dict, "an object", file, f"{where}.explanations")
