@@ -202,3 +202,96 @@ def test_metrics_differences_and_views_match_the_document(page: Any, tmp_path: P
     page.screenshot(path=str(shot), full_page=True)
     if os.environ.get("KUBESCHED_UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.write_bytes(shot.read_bytes())
+
+
+def replay_metrics(latency: float, cpu: float) -> dict[str, Any]:
+    values = {
+        "events": 7, "simulated_seconds": 36000.0, "created": 16, "bound": 12,
+        "latency_p99": latency, "pending_at_end": 4, "utilisation_mean.cpu": cpu,
+        "state.Running": 8,
+    }  # fmt: skip
+    return {
+        "perSeed": [{"seed": 1, "replay": values}],
+        "spread": {"replay": {k: spread(v, v, v) for k, v in values.items()}},
+    }
+
+
+def series(pending: list[int]) -> list[dict[str, Any]]:
+    return [
+        {"time": 600.0 * i, "running": 8, "pending": p, "cpu_allocation": 0.1 * i,
+         "latency_p99": None if i == 0 else 30.0 * i}
+        for i, p in enumerate(pending)
+    ]  # fmt: skip
+
+
+def scenario_comparison() -> dict[str, Any]:
+    ended = {"status": "Finished", "node": "worker-a2", "message": ""}
+    waiting = {"status": "Pending", "node": None, "message": ""}
+    configs = [
+        {"name": "spread", "source": "spread.yaml", "hash": "0123456789abcdef",
+         "metrics": replay_metrics(0.0, 0.546), "placements": [{"seed": 1, "pods": {}}],
+         "series": series([0, 2, 4, 4])},
+        {"name": "pack", "source": "pack.yaml", "hash": "fedcba9876543210",
+         "metrics": replay_metrics(3600.0, 0.528), "placements": [{"seed": 1, "pods": {}}],
+         "series": series([0, 1, 3, 4, 4])},
+    ]  # fmt: skip
+    return {
+        "apiVersion": "kubesched.io/v1alpha1",
+        "kind": "ComparisonResult",
+        "input": {
+            "kind": "scenario",
+            "path": "day.yaml",
+            "name": "day",
+            "hash": "00112233445566ff",
+        },
+        "seeds": [1],
+        "explainedSeed": 1,
+        "configs": configs,
+        "differences": [
+            {
+                "pod": "shop/checkout",
+                "kind": "placedBySome",
+                "placements": {"spread": ended, "pack": waiting},
+                "explanations": {},
+            },
+        ],
+    }
+
+
+@pytest.mark.skipif(not SCHEMA.exists(), reason="the ComparisonResult schema comes with compare")
+def test_the_scenario_test_document_is_a_valid_comparison_result() -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(scenario_comparison())
+
+
+def test_a_comparison_of_replays_shows_their_metrics_and_series(page: Any, tmp_path: Path) -> None:
+    path = tmp_path / "compare-replays.html"
+    path.write_text(render_html(scenario_comparison()), encoding="utf-8")
+    page.goto(path.as_uri())
+    page.wait_for_selector("#difference-table .tabulator-row")
+    latency = page.evaluate(METRIC_ROW, "replay.latency_p99")
+    assert latency[0] == "latency_p99"
+    assert latency[2].split() == ["3600", "+3600"]
+    assert page.get_attribute('tr[data-metric="replay.latency_p99"] .delta', "class") == (
+        "delta worse"
+    )
+    assert page.evaluate(METRIC_ROW, "replay.utilisation_mean.cpu")[2].split() == [
+        "52.8%", "-1.8", "pp",
+    ]  # fmt: skip
+    assert page.get_attribute('tr[data-metric="replay.events"] .delta', "class") == "delta same"
+    charts = ["chart-cpu_allocation", "chart-pending", "chart-running", "chart-latency_p99"]
+    for chart in charts:
+        assert page.evaluate(LEGENDS, chart) == ["time", "spread", "pack"]
+    cells = page.eval_on_selector_all(
+        "#difference-table .tabulator-row .tabulator-cell",
+        "cells => cells.map(c => c.textContent)",
+    )
+    assert cells == ["shop/checkout", "placed by some", "worker-a2", "Pending"]
+    page.click("#difference-table .tabulator-row >> nth=0")
+    page.wait_for_selector("#difference-detail .view")
+    assert "replays do not record one" in page.text_content("#difference-detail")
+
+
+LEGENDS = """
+id => [...document.querySelectorAll(`#${id} .u-legend .u-label`)].map(l => l.textContent)
+"""

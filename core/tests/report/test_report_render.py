@@ -93,7 +93,10 @@ def test_summary_and_failures_are_rendered(hostile_document: dict[str, Any]) -> 
         "vendor/tabulator/tabulator.min.js",
         "vendor/uplot/uPlot.iife.min.js",
         "common.js",
+        "charts.js",
         "simulation.js",
+        "replay.js",
+        "comparison.js",
     ],
 )
 def test_every_script_can_be_inlined(name: str) -> None:

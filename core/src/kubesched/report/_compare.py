@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from kubesched.report._render import render
+from kubesched.report._replay import columns
 
 TITLE = "kubesched comparison report"
 COUNTS = ("scheduled", "unschedulable", "errors", "preempted")
@@ -20,6 +21,12 @@ COUNTS = ("scheduled", "unschedulable", "errors", "preempted")
 _ZERO = {"mean": 0.0, "min": 0.0, "max": 0.0}
 HIGHER_IS_BETTER = frozenset({"scheduled", "utilisation"})
 """Metric groups where more is better; for the others (failures, fragmentation) less is."""
+REPLAY = "replay"
+"""The spread's one group on a scenario: the replay's metrics by name."""
+REPLAY_HIGHER = ("bound", "finished", "running_at_end", "utilisation_")
+REPLAY_LOWER = ("latency_", "pending_at_end", "dropped", "evictions", "preemptions", "attempts")
+"""Prefixes of replay metrics where more is better, and where less is; the rest (events,
+created, state counts, observers' values) are told apart only by their difference."""
 
 
 @attrs.frozen
@@ -43,11 +50,20 @@ class MetricRow:
     cells: tuple[Cell, ...]
 
     def verdict(self, cell: Cell) -> str:
-        """`better`, `worse` or `same`: how a config's difference from the first reads."""
+        """`better`, `worse`, `changed` (no direction is better) or `same`: how a config's
+        difference from the first reads."""
         if not cell.delta:
             return "same"
-        up = cell.delta > 0
-        return "better" if up == (self.group in HIGHER_IS_BETTER) else "worse"
+        if self.group == REPLAY:
+            if self.name.startswith(REPLAY_HIGHER):
+                higher = True
+            elif self.name.startswith(REPLAY_LOWER):
+                higher = False
+            else:
+                return "changed"
+        else:
+            higher = self.group in HIGHER_IS_BETTER
+        return "better" if (cell.delta > 0) == higher else "worse"
 
     @property
     def differs(self) -> bool:
@@ -78,15 +94,21 @@ def _row(
     return MetricRow(group=group, name=key or group, ratio=ratio, cells=cells)
 
 
-def _keys(configs: Sequence[Mapping[str, Any]], group: str) -> list[str]:
+def _keys(configs: Sequence[Mapping[str, Any]], group: str, *, ordered: bool = False) -> list[str]:
     keys: dict[str, None] = {}
     for config in configs:
         keys.update(dict.fromkeys(config["metrics"]["spread"].get(group, {})))
-    return sorted(keys)
+    return list(keys) if ordered else sorted(keys)
 
 
 def metric_rows(configs: Sequence[Mapping[str, Any]]) -> list[MetricRow]:
-    """The counts, then utilisation and fragmentation per resource, then each reason."""
+    """The counts, then utilisation and fragmentation per resource, then each reason; on a
+    scenario, the replay's metrics in the order the document gives them."""
+    if any(REPLAY in c["metrics"]["spread"] for c in configs):
+        return [
+            _row(configs, REPLAY, key, ratio=key.startswith("utilisation_"))
+            for key in _keys(configs, REPLAY, ordered=True)
+        ]
     rows = [_row(configs, name, None, ratio=False) for name in COUNTS]
     for group in ("utilisation", "fragmentation"):
         rows += [_row(configs, group, key, ratio=True) for key in _keys(configs, group)]
@@ -106,9 +128,11 @@ def render_comparison(document: Mapping[str, Any], title: str | None) -> str:
         seeds=document.get("seeds", []),
         rows=metric_rows(configs),
         differences=len(document["differences"]),
+        series=any(c.get("series") for c in configs),
         data={
             "configs": [c["name"] for c in configs],
             "differences": document["differences"],
             "explainedSeed": document.get("explainedSeed"),
+            "series": {c["name"]: columns(c.get("series") or []) for c in configs},
         },
     )

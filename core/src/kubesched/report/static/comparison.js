@@ -11,11 +11,43 @@
     document.querySelector("table.metrics").classList.toggle("only-differing", only.checked);
   });
 
+  /* ---------- each configuration's series (comparisons of replays) ---------- */
+  var holder = document.getElementById("compare-charts");
+  if (holder) {
+    var C = K.charts, SERIES = DATA.series;
+    var withSeries = CONFIGS.filter(function (c) { return (SERIES[c].time || []).length; });
+    /* uPlot draws lines over one x axis: join the configs' times, null where one lacks a sample */
+    var perConfig = function (column) {
+      return uPlot.join(withSeries.map(function (c) { return [SERIES[c].time, SERIES[c][column] || []]; }));
+    };
+    var chartOf = function (caption, column, yLabel, format) {
+      var joined = perConfig(column);
+      var lines = withSeries.map(function (c, i) {
+        return {label: c, values: SERIES[c][column] ? joined[i + 1] : null, spanGaps: true};
+      });
+      C.line(C.figure(holder, "chart-" + column, caption), joined[0], lines, yLabel, format);
+    };
+    var resources = [];
+    withSeries.forEach(function (c) {
+      Object.keys(SERIES[c]).forEach(function (k) {
+        var r = k.slice(0, -"_allocation".length);
+        if (/_allocation$/.test(k) && resources.indexOf(r) < 0) resources.push(r);
+      });
+    });
+    resources.forEach(function (r) {
+      chartOf(r + " allocated over allocatable", r + "_allocation", "of allocatable", C.percent);
+    });
+    chartOf("Pods pending", "pending", "pods", C.whole);
+    chartOf("Pods running", "running", "pods", C.whole);
+    chartOf("Scheduling latency p99", "latency_p99", "latency", C.seconds);
+  }
+
   if (!DIFFS.length) return;
 
+  /* Where a pod's life ended: its node, or its state when it has none. */
   function placement(p) {
     if (!p) return "not served";
-    return p.status === "Scheduled" ? p.node : p.status;
+    return p.node || p.status;
   }
 
   var rows = DIFFS.map(function (d, i) {
@@ -32,7 +64,7 @@
   function placementCell(cell) {
     var v = cell.getValue();
     var p = DIFFS[cell.getRow().getData().i].placements[cell.getColumn().getDefinition().config];
-    if (p && p.status !== "Scheduled") return K.pill(v, "status");
+    if (p && !p.node) return K.pill(v, "status");
     return el("span", {class: p ? "node" : "note"}, v);
   }
 
@@ -76,7 +108,10 @@
     if (p && p.message) box.appendChild(el("p", {class: "note message"}, p.message));
     var nodes = d.explanations[config] || {};
     var names = Object.keys(nodes);
-    if (!names.length) { box.appendChild(el("p", {class: "note"}, "No explanation for this configuration.")); return box; }
+    if (!names.length) {
+      box.appendChild(el("p", {class: "note"}, "No per-node explanation: replays do not record one."));
+      return box;
+    }
     var plugins = [];
     names.forEach(function (n) {
       Object.keys(nodes[n].scores || {}).forEach(function (s) { if (plugins.indexOf(s) < 0) plugins.push(s); });

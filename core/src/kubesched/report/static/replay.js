@@ -5,71 +5,31 @@
   var K = window.kubesched, el = K.el;
   var DATA = K.data();
   var S = DATA.series, TIME = S.time || [], SPAN = DATA.span || 0;
-  var COLOURS = ["#326ce5", "#e8710a", "#1e8e3e", "#d93025", "#9334e6", "#12b5cb", "#f9ab00", "#5f6368"];
-
-  function seconds(v) {
-    if (v === null || v === undefined) return "—";
-    var a = Math.abs(v);
-    if (a >= 7200) return +(v / 3600).toFixed(2) + " h";
-    if (a >= 120) return +(v / 60).toFixed(1) + " min";
-    if (a >= 1 || a === 0) return +v.toFixed(2) + " s";
-    return +(v * 1000).toFixed(1) + " ms";
-  }
-  function percent(v) { return v === null || v === undefined ? "—" : +(v * 100).toFixed(1) + "%"; }
-  function whole(v) { return v === null || v === undefined ? "—" : String(Math.round(v)); }
-
-  /* ---------- charts ---------- */
-  var charts = [];
+  var C = K.charts, seconds = C.seconds;
 
   function chart(id, lines, yLabel, format) {
-    var holder = document.getElementById(id);
-    lines = lines.filter(function (l) { return l.values; });
-    if (!TIME.length || !lines.length) {
-      holder.appendChild(el("div", {class: "empty"}, "Nothing was sampled for this chart."));
-      return;
-    }
-    var series = [{label: "time", value: function (u, v) { return seconds(v); }}];
-    lines.forEach(function (l, i) {
-      series.push({label: l.label, stroke: l.colour || COLOURS[i % COLOURS.length], width: 1.5,
-        dash: l.dash, spanGaps: !!l.spanGaps, value: function (u, v) { return format(v); }});
-    });
-    var plot = new uPlot({
-      width: holder.clientWidth || 560, height: 260,
-      scales: {x: {time: false}},
-      cursor: {drag: {x: true, y: false}},
-      series: series,
-      axes: [
-        {values: function (u, vals) { return vals.map(seconds); }},
-        {label: yLabel, size: 64, values: function (u, vals) { return vals.map(format); }},
-      ],
-    }, [TIME].concat(lines.map(function (l) { return l.values; })), holder);
-    holder.dataset.series = lines.length;
-    charts.push([plot, holder]);
+    C.line(document.getElementById(id), TIME, lines, yLabel, format);
   }
 
   var utilisation = [];
   DATA.resources.forEach(function (r, i) {
-    var colour = COLOURS[i % COLOURS.length];
+    var colour = C.COLOURS[i % C.COLOURS.length];
     utilisation.push({label: r + " allocated", values: S[r + "_allocation"], colour: colour});
     utilisation.push({label: r + " requested", values: S[r + "_request"], colour: colour, dash: [6, 4]});
   });
-  chart("chart-utilisation", utilisation, "of allocatable", percent);
+  chart("chart-utilisation", utilisation, "of allocatable", C.percent);
   chart("chart-pods", [
     {label: "running", values: S.running}, {label: "pending", values: S.pending},
-  ], "pods", whole);
+  ], "pods", C.whole);
   chart("chart-pending", DATA.reasons.map(function (r) {
     return {label: r, values: S["pending_" + r]};
-  }), "pending pods", whole);
+  }), "pending pods", C.whole);
   chart("chart-latency", [
     /* a sample with no pod bound since the previous one has no latency: join across it */
     {label: "p50", values: S.latency_p50, spanGaps: true},
     {label: "p90", values: S.latency_p90, spanGaps: true},
     {label: "p99", values: S.latency_p99, spanGaps: true},
   ], "latency", seconds);
-
-  window.addEventListener("resize", K.debounce(function () {
-    charts.forEach(function (c) { c[0].setSize({width: c[1].clientWidth, height: 260}); });
-  }, 200));
 
   /* ---------- the pods' timeline ---------- */
   function position(from, to) {
@@ -141,5 +101,5 @@
     counter.textContent = (filters.length ? shown.length + " of " : "") + rows.length + " pods";
   });
   counter.textContent = rows.length + " pods";
-  window.kubeschedReport = {pods: table, charts: charts};
+  window.kubeschedReport = {pods: table, charts: C.drawn};
 })();
