@@ -39,6 +39,7 @@ from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.outcome import (
     ERROR,
     SCHEDULED,
+    SKIPPED,
     UNSCHEDULABLE,
     PodOutcome,
     claimed_volumes,
@@ -125,7 +126,7 @@ class ScheduleOne:
         if pod.metadata.deletion_timestamp is not None:
             message = f"skip schedule deleting pod: {pod.key}"
             self.recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", message)
-            outcome.status, outcome.message = UNSCHEDULABLE, message
+            outcome.status, outcome.message = SKIPPED, message
             self.queue.done(pod.uid)
             return
         if self.cache.is_assumed(pod):
