@@ -1,7 +1,7 @@
 """kubesched-core's packages depend on each other in one direction only.
 
     cli -> report -> errors
-    cli -> scenario -> profile -> scheduler -> framework -> api -> features
+    cli -> experiment -> scenario -> profile -> scheduler -> framework -> api -> features
            profile -> config -> api
            profile -> cluster -> api
 
@@ -53,8 +53,21 @@ ALLOWED: dict[str, set[str]] = {
     "report": {"errors"},
     "cli": {
         "report",
+        "experiment",
         "scenario",
         "testing",
+        "profile",
+        "config",
+        "scheduler",
+        "cluster",
+        "framework",
+        "api",
+        "features",
+        "errors",
+    },
+    "experiment": {
+        "replay",
+        "scenario",
         "profile",
         "config",
         "scheduler",
