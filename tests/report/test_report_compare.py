@@ -295,3 +295,59 @@ def test_a_comparison_of_replays_shows_their_metrics_and_series(page: Any, tmp_p
 LEGENDS = """
 id => [...document.querySelectorAll(`#${id} .u-legend .u-label`)].map(l => l.textContent)
 """
+
+
+@pytest.mark.parametrize("on", ["quickstart", "compare/day.yaml"])
+def test_compare_html_of_a_real_comparison(
+    page: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    on: str,
+) -> None:
+    from kubesched.cli.main import main
+
+    monkeypatch.chdir(REPO)  # the page shows the paths as given: relative ones, as a user's
+    html = tmp_path / "compare.html"
+    configs = ["examples/compare/spread.yaml", "examples/compare/pack.yaml"]
+    argv = ["compare", *configs, "--on", f"examples/{on}", "--seeds", "1-2", "-o", "json"]
+    try:
+        main([*argv, "--html", str(html)])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    document = json.loads(capsys.readouterr().out)
+    assert document["differences"]  # the example configs do place pods differently
+    page.goto(html.as_uri())
+    page.wait_for_selector("#difference-table .tabulator-row")
+    shown = page.eval_on_selector_all(
+        "#difference-table .tabulator-row [tabulator-field=pod]", "cs => cs.map(c => c.textContent)"
+    )
+    assert shown == [d["pod"] for d in document["differences"]][: len(shown)]
+    first = document["differences"][0]
+    cells = page.eval_on_selector_all(
+        "#difference-table .tabulator-row >> nth=0 >> .tabulator-cell",
+        "cs => cs.map(c => c.textContent)",
+    )
+    names = [c["name"] for c in document["configs"]]
+    expected = [
+        (p["node"] or p["status"]) if p else "not served"
+        for p in (first["placements"][n] for n in names)
+    ]
+    assert cells[2:] == expected
+    page.click("#difference-table .tabulator-row >> nth=0")
+    page.wait_for_selector("#difference-detail .view")
+    for name in names:
+        for node, entry in first["explanations"].get(name, {}).items():
+            if entry["evaluated"] and entry["total"] is not None:
+                row = f'#difference-detail .view[data-config="{name}"] tr[data-node="{node}"]'
+                assert page.text_content(f"{row} .total") == str(entry["total"])
+    if "series" in document["configs"][0]:
+        assert page.locator("#compare-charts .uplot").count() >= 3
+    page.mouse.move(0, 0)
+    shot = tmp_path / "compare.png"
+    page.screenshot(path=str(shot), full_page=True)
+    if os.environ.get("KUBESCHED_UPDATE_SCREENSHOTS") == "1":
+        target = (
+            SCREENSHOT if on == "quickstart" else SCREENSHOT.with_name("report-compare-day.png")
+        )
+        target.write_bytes(shot.read_bytes())

@@ -36,7 +36,7 @@
       cursor: {drag: {x: true, y: false}},
       series: series,
       axes: [
-        {values: function (u, vals) { return vals.map(seconds); }},
+        {space: 70, values: function (u, vals) { return vals.map(seconds); }},
         {label: yLabel, size: 64, values: function (u, vals) { return vals.map(format); }},
       ],
     }, [xs].concat(lines.map(function (l) { return l.values; })), holder);

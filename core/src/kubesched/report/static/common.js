@@ -89,8 +89,18 @@
   }
   var COLUMN_DEFAULTS = {titleFormatter: textTitle};
 
+  /* A plugin's name that may wrap between its words: NodeResources<wbr>Fit. */
+  function camel(name) {
+    var title = el("span");
+    String(name).split(/(?=[A-Z][a-z])/).forEach(function (word, i) {
+      if (i) title.appendChild(el("wbr"));
+      title.appendChild(document.createTextNode(word));
+    });
+    return title;
+  }
+
   window.kubesched = {
-    textTitle: textTitle, textTooltip: textTooltip, COLUMN_DEFAULTS: COLUMN_DEFAULTS,
+    textTitle: textTitle, textTooltip: textTooltip, COLUMN_DEFAULTS: COLUMN_DEFAULTS, camel: camel,
     data: data, el: el, cpu: cpu, bytes: bytes, count: count, fraction: fraction,
     percent: percent, bar: bar, pill: pill, debounce: debounce,
   };

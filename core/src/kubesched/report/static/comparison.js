@@ -117,7 +117,7 @@
       Object.keys(nodes[n].scores || {}).forEach(function (s) { if (plugins.indexOf(s) < 0) plugins.push(s); });
     });
     var head = el("tr", null, el("th", null, "Node"), el("th", null, "Filter"), el("th", {class: "num"}, "Total"),
-      plugins.map(function (s) { return el("th", {class: "num"}, s); }));
+      plugins.map(function (s) { return el("th", {class: "num"}, K.camel(s)); }));
     var body = el("tbody");
     names.forEach(function (n) {
       var e = nodes[n];

@@ -178,15 +178,7 @@
       el("span", {class: "weighted"}, s.weighted), el("span", {class: "normalized"}, "(" + s.normalized + ")"));
   }
 
-  /* A plugin's name as a title that may wrap between its words: NodeResources<wbr>Fit. */
-  function camelTitle(cell) {
-    var title = el("span");
-    String(cell.getValue()).split(/(?=[A-Z][a-z])/).forEach(function (word, i) {
-      if (i) title.appendChild(el("wbr"));
-      title.appendChild(document.createTextNode(word));
-    });
-    return title;
-  }
+  function camelTitle(cell) { return K.camel(cell.getValue()); }
 
   function explain(r) {
     var names = Object.keys(r.nodes);
