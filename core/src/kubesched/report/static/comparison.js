@@ -20,12 +20,18 @@
     var perConfig = function (column) {
       return uPlot.join(withSeries.map(function (c) { return [SERIES[c].time, SERIES[c][column] || []]; }));
     };
+    /* every figure is laid out first, then drawn: a chart drawn before the grid has all its
+       cells would take the width of a lone cell */
+    var pending = [];
     var chartOf = function (caption, column, yLabel, format) {
+      pending.push([C.figure(holder, "chart-" + column, caption), column, yLabel, format]);
+    };
+    var draw = function (figure, column, yLabel, format) {
       var joined = perConfig(column);
       var lines = withSeries.map(function (c, i) {
         return {label: c, values: SERIES[c][column] ? joined[i + 1] : null, spanGaps: true};
       });
-      C.line(C.figure(holder, "chart-" + column, caption), joined[0], lines, yLabel, format);
+      C.line(figure, joined[0], lines, yLabel, format);
     };
     var resources = [];
     withSeries.forEach(function (c) {
@@ -40,6 +46,7 @@
     chartOf("Pods pending", "pending", "pods", C.whole);
     chartOf("Pods running", "running", "pods", C.whole);
     chartOf("Scheduling latency p99", "latency_p99", "latency", C.seconds);
+    pending.forEach(function (p) { draw(p[0], p[1], p[2], p[3]); });
   }
 
   if (!DIFFS.length) return;
