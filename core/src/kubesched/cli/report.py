@@ -35,9 +35,10 @@ from kubesched.report import ensure_available, read_document, render_html, write
     help="The KubeSchedulerConfiguration the result was produced with, shown on the page "
     "after defaulting.",
 )
-@click.option("--title", help="The page's title; default: kubesched simulation report.")
+@click.option("--title", help="The page's title; default: after the kind of result.")
 def command(result: Path, html_file: Path, config: Path | None, title: str | None) -> None:
-    """Render RESULT (the JSON or YAML of kubesched simulate) as one self-contained HTML file."""
+    """Render RESULT (the JSON or YAML of kubesched simulate, replay or compare) as one
+    self-contained HTML file."""
     ensure_available()
     check_writable(html_file, "the HTML report")
     document = read_document(result)
