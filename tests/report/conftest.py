@@ -73,6 +73,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def page(browser: Any) -> Iterator[Any]:
     """A fresh page, 1400 px wide; the test fails on any script error or dialog it raised."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(90_000)  # a machine shared with other test runs can be slow
     opened = context.new_page()
     problems: list[str] = []
     opened.on("pageerror", lambda error: problems.append(f"script error: {error}"))
