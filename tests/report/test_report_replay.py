@@ -206,4 +206,3 @@ def test_replay_html_of_a_real_run(
     assert shot.read_bytes().startswith(b"\x89PNG")
     if os.environ.get("KUBESCHED_UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.write_bytes(shot.read_bytes())
-        page.screenshot(path=str(SCREENSHOT.with_name("report-replay-page.png")), full_page=True)
