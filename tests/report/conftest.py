@@ -79,7 +79,8 @@ def page(browser: Any) -> Iterator[Any]:
     opened.on("pageerror", lambda error: problems.append(f"script error: {error}"))
     opened.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
     opened.on(
-        "console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None
+        "console",
+        lambda m: problems.append(f"console: {m.text}") if m.type in ("error", "warning") else None,
     )
     # Nothing on the page may reach for the network: every request but the file is refused.
     opened.route(

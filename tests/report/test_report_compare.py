@@ -346,8 +346,5 @@ def test_compare_html_of_a_real_comparison(
     page.mouse.move(0, 0)
     shot = tmp_path / "compare.png"
     page.screenshot(path=str(shot), full_page=True)
-    if os.environ.get("KUBESCHED_UPDATE_SCREENSHOTS") == "1":
-        target = (
-            SCREENSHOT if on == "quickstart" else SCREENSHOT.with_name("report-compare-day.png")
-        )
-        target.write_bytes(shot.read_bytes())
+    if on == "quickstart" and os.environ.get("KUBESCHED_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOT.write_bytes(shot.read_bytes())

@@ -70,7 +70,8 @@
 
   function placementCell(cell) {
     var v = cell.getValue();
-    var p = DIFFS[cell.getRow().getData().i].placements[cell.getColumn().getDefinition().config];
+    var config = CONFIGS[Number(cell.getField().slice(1))];  /* field "c<j>": the j-th config */
+    var p = DIFFS[cell.getRow().getData().i].placements[config];
     if (p && !p.node) return K.pill(v, "status");
     return el("span", {class: p ? "node" : "note"}, v);
   }
@@ -80,7 +81,7 @@
     {title: "Difference", field: "kind", sorter: "string", width: 150},
   ];
   CONFIGS.forEach(function (c, j) {
-    columns.push({title: c, field: "c" + j, config: c, sorter: "string", widthGrow: 1.5,
+    columns.push({title: c, field: "c" + j, sorter: "string", widthGrow: 1.5,
       formatter: placementCell, tooltip: K.textTooltip});
   });
   var table = new Tabulator("#difference-table", {
