@@ -130,6 +130,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/preemption.py")
     session.run("python", "benchmarks/scale.py")
     session.run("python", "benchmarks/replay.py")
+    session.run("python", "benchmarks/report_page.py")  # needs /usr/bin/chromium
 
 
 @nox.session

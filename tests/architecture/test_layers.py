@@ -1,5 +1,6 @@
 """kubesched-core's packages depend on each other in one direction only.
 
+    cli -> report -> errors
     cli -> experiment -> scenario -> profile -> scheduler -> framework -> api -> features
            profile -> config -> api
            profile -> cluster -> api
@@ -53,7 +54,9 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
         "discovery",
     },
+    "report": {"errors"},
     "cli": {
+        "report",
         "experiment",
         "scenario",
         "testing",

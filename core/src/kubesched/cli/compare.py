@@ -22,6 +22,7 @@ from rich.console import Console
 from kubesched.cli._compare_table import print_comparison
 from kubesched.cli._json import dumps_indented
 from kubesched.cli.output import API_VERSION, discovered_registry, stdout_console
+from kubesched.cli.simulate import check_writable
 from kubesched.errors import InputError
 from kubesched.experiment import (
     ConfigSpec,
@@ -32,6 +33,7 @@ from kubesched.experiment import (
 )
 from kubesched.experiment._grid import FieldProblem, parse_seed_list
 from kubesched.experiment._inputs import InputSpec, is_scenario_file, scenario_input
+from kubesched.report import ensure_available, render_html, write_html
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -113,6 +115,13 @@ def _check_writable(path: Path) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also draw the metrics to this image file (PNG, SVG, PDF; needs kubesched-core[plot]).",
 )
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the comparison as one self-contained HTML report to this file (needs "
+    "the report extra).",
+)
 def command(
     configs: tuple[Path, ...],
     target: str,
@@ -121,6 +130,7 @@ def command(
     seeds: str,
     output: str,
     plot: Path | None,
+    html_file: Path | None,
 ) -> None:
     """Run each config (A.yaml B.yaml ...) on the same cluster or scenario and seeds; show the
     pods they place differently and why, the pods only some place, and the metrics."""
@@ -129,6 +139,9 @@ def command(
     seed_list = parse_seeds(seeds)
     if plot is not None:
         _check_writable(plot)
+    if html_file is not None:
+        ensure_available()
+        check_writable(html_file, "the HTML report")
     specs = named_configs(configs)
     target_input = _input(target, fmt, format_options)
     registry = discovered_registry()
@@ -145,6 +158,9 @@ def command(
         from kubesched.experiment._plot import plot_comparison
 
         plot_comparison(comparison, plot)
+    if html_file is not None:
+        page = {"apiVersion": API_VERSION, **comparison_document(comparison)}
+        write_html(html_file, render_html(page))
     if output == "table":
         print_comparison(stdout_console(), comparison)
         return

@@ -34,6 +34,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("kubesched.cli.replay", "Replay a scenario's timed events on a simulated clock."),
     "compare": ("kubesched.cli.compare", "Run several configs on one input; show what differs."),
     "sweep": ("kubesched.cli.sweep", "Run a grid of configs, inputs and seeds into one table."),
+    "report": ("kubesched.cli.report", "Render a saved result document as one HTML page."),
     "run": ("kubesched.cli.run", "Schedule the pods of a live cluster named for our profiles."),
     "new-plugin": ("kubesched.cli.new_plugin", "Create a plugin distribution from the template."),
 }

@@ -29,6 +29,7 @@ from kubesched.config.duration import parse_duration
 from kubesched.errors import InputError
 from kubesched.features import FeatureGates
 from kubesched.profile import load_profiles
+from kubesched.report import ensure_available, render_html, write_html
 from kubesched.scenario import (
     DEFAULT_FORMAT,
     TABLE_SUFFIXES,
@@ -193,6 +194,13 @@ def _plot_path(path: Path | None) -> None:
     show_default=True,
     help="Wall-clock seconds a scheduling or binding cycle may take; 0 for no limit.",
 )
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the result as one self-contained HTML report (charts of the series, "
+    "the pods' timeline) to this file; needs the report extra.",
+)
 @feature_gates_option
 def command(
     scenario: Path,
@@ -210,12 +218,16 @@ def command(
     plot_file: Path | None,
     until: float | None,
     cycle_timeout: float,
+    html_file: Path | None,
     feature_gates: FeatureGates,
 ) -> None:
     """Replay SCENARIO's events on a simulated clock and show what the scheduler did."""
     _table_path(series_file, "--series")
     _table_path(pods_file, "--pods")
     _plot_path(plot_file)
+    if html_file is not None:
+        ensure_available()
+        check_writable(html_file, "the HTML report")
     registry = discovered_registry()
     cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     stderr = Console(stderr=True)
@@ -251,6 +263,8 @@ def command(
         write_table(result.pod_rows(), pods_file)
     if plot_file is not None:
         write_plot(result, plot_file)
+    if html_file is not None:
+        write_html(html_file, render_html(result.to_document()))
     if output == "table":
         _print_table(stdout_console(), result)
     elif output == "json":

@@ -36,14 +36,20 @@ from kubesched.cli.output import API_VERSION, discovered_registry, stdout_consol
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.errors import InputError
 from kubesched.features import FeatureGates
-from kubesched.profile import build_simulation, load_profiles, unchecked_features
+from kubesched.profile import (
+    build_simulation,
+    effective_document,
+    load_profiles,
+    unchecked_features,
+)
+from kubesched.report import ensure_available, render_html, write_html
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.report import result_document
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 
-def check_writable(path: Path) -> None:
+def check_writable(path: Path, what: str = "the metrics file") -> None:
     """Fail before a run, not after it, when an output file cannot be written."""
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
@@ -54,7 +60,7 @@ def check_writable(path: Path) -> None:
         problem = "permission denied"
     else:
         return
-    raise InputError(f"cannot write the metrics file: {problem}", file=str(path))
+    raise InputError(f"cannot write {what}: {problem}", file=str(path))
 
 
 def _selection(
@@ -142,6 +148,13 @@ def _selection(
     help="Scheduling attempts per pod after which the simulation stops retrying it "
     "(kube-scheduler would retry a failing pod forever); its result says so.",
 )
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the result as one self-contained HTML report to this file (needs the "
+    "report extra); add --explain for each pod's per-node explanation in it.",
+)
 @feature_gates_option
 def command(
     cluster: str,
@@ -157,6 +170,7 @@ def command(
     metrics_file: Path | None,
     cycle_timeout: float,
     max_attempts: int,
+    html_file: Path | None,
     feature_gates: FeatureGates,
 ) -> None:
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
@@ -165,6 +179,9 @@ def command(
     selection = _selection(namespace, selector, only_failed, explain, explain_pods, nodes)
     if metrics_file is not None:
         check_writable(metrics_file)
+    if html_file is not None:
+        ensure_available()
+        check_writable(html_file, "the HTML report")
     registry = discovered_registry()
     cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     stderr = Console(stderr=True)
@@ -220,18 +237,20 @@ def command(
         warning = f"--explain-pod {key}: no pending pod of a profile here has that name"
         click.echo(f"warning: {warning}", err=True)
         warnings.append(warning)
-    if output in ("table", "wide"):
-        names = [u.name for u in result.summary.nodes]
-        rows = nodes_to_show(selection, names, shown, result.outcomes, pods)
-        table = stdout_console()
-        print_result(table, result, shown, selection.explained, wide=output == "wide", nodes=rows)
-        return
     document = {
         "apiVersion": API_VERSION,
         **result_document(result, selection.explained, shown),
         "warnings": warnings,
     }
-    if output == "json":
+    if html_file is not None:
+        configuration = {"apiVersion": API_VERSION, **effective_document(cfg, profiles, registry)}
+        write_html(html_file, render_html(document, configuration=configuration))
+    if output in ("table", "wide"):
+        names = [u.name for u in result.summary.nodes]
+        rows = nodes_to_show(selection, names, shown, result.outcomes, pods)
+        table = stdout_console()
+        print_result(table, result, shown, selection.explained, wide=output == "wide", nodes=rows)
+    elif output == "json":
         click.echo(dumps_indented(document))
     else:
         sys.stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
