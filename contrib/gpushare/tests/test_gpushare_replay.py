@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -12,9 +11,9 @@ from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods, replay
 from kubesched_gpushare.replay.cli import main
 from kubesched_gpushare.replay.profiles import POLICIES
-from kubesched_gpushare.replay.series import binned
+from kubesched_gpushare.replay.series import arrived_bin, binned
 from kubesched_gpushare.replay.trace import TraceError
-from kubesched_gpushare.testing import NODE_HEADER, write_openb_trace
+from kubesched_gpushare.testing import NODE_HEADER, openb_trace_dir, write_openb_trace
 
 
 def test_reading_the_trace(tmp_path: Path) -> None:
@@ -54,9 +53,18 @@ def test_arrivals_are_a_seeded_permutation_and_inflation_stops_at_the_target(
     assert inflate(order, pods, original // 2, 1.3, 42) == order
 
 
-def test_binning_falls_back_to_neighbours() -> None:
+def test_binning_pools_the_neighbours_of_an_empty_bin() -> None:
     # capacity 100: arrived 0 -> bin 0, 2 -> bin 2 (two pods), bin 1 empty, bin 3 empty.
-    assert binned([0, 2, 2], [10.0, 20.0, 40.0], 100, 4) == [10.0, 20.0, 30.0, 30.0, None]
+    # Bin 1 pools the three pods of bins 0 and 2 (70 / 3), not the mean of their means.
+    assert binned([0, 2, 2], [10.0, 20.0, 40.0], 100, 4) == [10.0, 70 / 3, 30.0, 30.0, None]
+
+
+def test_arrived_percent_rounds_to_the_nearest_bin_halves_to_even() -> None:
+    # capacity 200: 0.5% -> 0, 1% -> 1, 1.5% -> 2, 2.5% -> 2, 2.51% stays exact -> 3.
+    assert [arrived_bin(a, 200) for a in (1, 2, 3, 5)] == [0, 1, 2, 2]
+    assert arrived_bin(50_200, 100_000) == 50 and arrived_bin(50_600, 100_000) == 51
+    # 99.6% belongs to bin 100, where flooring put it in 99.
+    assert binned([99_600], [1.0], 100_000, 100)[100] == 1.0
 
 
 @pytest.mark.parametrize("policy", list(POLICIES))
@@ -132,15 +140,13 @@ def test_the_command_reports_a_missing_trace(
     assert "openb_node_list_gpu_node.csv" in capsys.readouterr().err
 
 
-# The trace lives beside the checkout (../shared/data/openb) unless OPENB_DATA names it.
-TRACE = Path(os.environ.get("OPENB_DATA", Path(__file__).parents[3] / "../shared/data/openb"))
+# The trace lives beside the checkout (shared/data/openb) unless OPENB_DATA names it.
+TRACE = openb_trace_dir(Path(__file__))
 
 
-@pytest.mark.skipif(
-    not (TRACE / "openb_pod_list_default.csv").exists(),
-    reason="the OpenB trace is not on this machine",
-)
+@pytest.mark.skipif(TRACE is None, reason="the OpenB trace is not on this machine")
 def test_the_real_trace_has_the_documented_shape() -> None:
+    assert TRACE is not None
     folder = TRACE
     nodes = read_nodes(folder / "openb_node_list_gpu_node.csv")
     pods = read_pods(folder / "openb_pod_list_default.csv")

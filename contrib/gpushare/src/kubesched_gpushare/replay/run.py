@@ -21,6 +21,7 @@ from kubesched.framework import default_registry
 from kubesched.profile import build_simulation, parse_profiles
 from kubesched.scheduler.loop import next_pod
 from kubesched.scheduler.outcome import SCHEDULED
+from kubesched_gpushare.floats import add_in_order
 from kubesched_gpushare.frag import TypicalPod, node_fragment
 from kubesched_gpushare.replay.profiles import policy_config
 from kubesched_gpushare.replay.ties import TIES, TIES_FIRST, TIES_RANDOM, FirstInOrder, node_order
@@ -60,7 +61,7 @@ class _Mirror:
         self.cpu = {n.name: n.status.allocatable.get(CPU, 0) for n in nodes}
         self.model = {n.name: n.metadata.labels.get(GPU_MODEL, "") for n in nodes}
         self.frag = {name: self._frag(name) for name in self.free}
-        self.total_frag = sum(self.frag.values())
+        self.total_frag = add_in_order(self.frag.values())
 
     def _frag(self, name: str) -> float:
         return node_fragment(self.free[name], self.cpu[name], self.model[name], self.workload)
