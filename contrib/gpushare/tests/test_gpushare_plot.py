@@ -28,8 +28,9 @@ def test_the_plot_has_one_median_line_per_policy(
     assert png.read_bytes().startswith(PNG_SIGNATURE)
     assert png.stat().st_size > 10_000
     runs = json.loads(out.read_text())["runs"]
-    fig = figure(runs)
+    fig = figure(runs, "first")
     [axes] = fig.axes
+    assert axes.get_title().startswith("ties to the first node of a seeded order")
     lines = axes.get_lines()
     assert [line.get_label() for line in lines] == ["fgd", "bestfit", "random"]
     assert len(axes.collections) == 3  # one 25th-75th percentile band per policy

@@ -10,8 +10,8 @@ import pytest
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods, replay
 from kubesched_gpushare.replay.cli import main
-from kubesched_gpushare.replay.profiles import POLICIES
-from kubesched_gpushare.replay.series import arrived_bin, binned
+from kubesched_gpushare.replay.profiles import POLICIES, policy_config
+from kubesched_gpushare.replay.series import arrived_bin, binned, unallocated
 from kubesched_gpushare.replay.trace import TraceError
 from kubesched_gpushare.testing import NODE_HEADER, openb_trace_dir, write_openb_trace
 
@@ -120,7 +120,11 @@ def test_the_command_writes_json_csv_and_the_per_gpu_view(
     assert len(document["runs"][0]["unallocatedGpuPercent"]) == 131
     assert set(document["summary"]) == {"fgd", "bestfit"}
     printed = capsys.readouterr().out
-    assert printed.splitlines()[0].split() == [
+    assert printed.splitlines()[0] == (
+        "unallocated GPU % at arrived = 100%, "
+        "ties to the first node of a seeded order (the study's rule)"
+    )
+    assert printed.splitlines()[1].split() == [
         "policy",
         "seeds",
         "mean",
@@ -130,7 +134,40 @@ def test_the_command_writes_json_csv_and_the_per_gpu_view(
         "pods/s",
     ]
     assert len(json.loads(gpus.read_text())) == 4
-    assert (tmp_path / "out.csv").read_text().startswith("policy,seed,arrived_percent,")
+    assert (tmp_path / "out.csv").read_text().startswith("policy,ties,seed,arrived_percent,")
+    assert (tmp_path / "out.csv").read_text().splitlines()[1].startswith("fgd,first,42,0,")
+    assert {r["ties"] for r in document["runs"]} == {"first"}
+
+
+def test_until_stops_the_run_and_keeps_the_series_up_to_it(tmp_path: Path) -> None:
+    write_openb_trace(tmp_path)
+    nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
+    pods = read_pods(tmp_path / "openb_pod_list_default.csv")
+    capacity = 19_000
+    order = inflate(arrivals(pods, 3), pods, capacity, 1.3, 3)
+    workload = target_workload([p.spec() for p in pods])
+    whole = replay(nodes, order, "bestfit", workload, 3)
+    short = replay(nodes, order, "bestfit", workload, 3, until=60)
+    assert len(short.arrived) < len(whole.arrived)
+    assert 100 * short.arrived[-1] > 62 * capacity >= 100 * short.arrived[-2]
+    assert unallocated(short, 60) == unallocated(whole, 60)
+
+
+def test_a_composed_policy_adds_its_plugins_weighted_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_openb_trace(tmp_path)
+    out = tmp_path / "out.json"
+    argv = [str(tmp_path), "--policies", "fgd+bestfit", "--ties", "random", "--json", str(out)]
+    assert main(argv) == 0
+    assert "ties to a random tied node (kube-scheduler's rule)" in capsys.readouterr().out
+    [run] = json.loads(out.read_text())["runs"]
+    assert (run["policy"], run["ties"]) == ("fgd+bestfit", "random")
+    profile = policy_config("fgd+bestfit", [])["profiles"][0]
+    assert profile["plugins"]["score"]["enabled"] == [
+        {"name": "FGDScore", "weight": 1000},
+        {"name": "BestFitScore", "weight": 1},
+    ]
 
 
 def test_the_command_reports_a_missing_trace(

@@ -21,7 +21,7 @@ from typing import Any
 from kubesched.framework import default_registry
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay.output import per_gpu, plot, table, write_csv
-from kubesched_gpushare.replay.profiles import POLICIES, distribution
+from kubesched_gpushare.replay.profiles import DISTRIBUTIONS, POLICIES, policy_names, score_plugins
 from kubesched_gpushare.replay.run import ReplayResult, replay
 from kubesched_gpushare.replay.series import frag_amount, frag_ratio, unallocated
 from kubesched_gpushare.replay.ties import TIES, TIES_FIRST
@@ -46,6 +46,12 @@ def _parser() -> argparse.ArgumentParser:
         default=TIES_FIRST,
         help="tied best nodes: the first in a seeded node order (the study's) or a random one",
     )
+    p.add_argument(
+        "--until",
+        type=int,
+        help="stop each run once the arrived workload passes this %% of capacity (+2); "
+        "the series stop there",
+    )
     p.add_argument("--json", type=Path, help="write every run's series here")
     p.add_argument("--csv", type=Path, help="write unallocated GPU %% per bin here")
     p.add_argument("--plot", type=Path, help="plot unallocated GPU %% (needs matplotlib)")
@@ -57,13 +63,13 @@ def check_policies(policies: list[str]) -> None:
     """SystemExit naming the first policy that is unknown or whose plugin is not installed."""
     registry = default_registry()
     for policy in policies:
-        if policy not in POLICIES:
-            raise SystemExit(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-        if POLICIES[policy] not in registry:
-            raise SystemExit(
-                f"policy {policy} needs the {POLICIES[policy]} plugin: "
-                f"install {distribution(policy)}"
-            )
+        if policy not in policy_names():
+            raise SystemExit(f"unknown policy {policy!r}; known: {', '.join(policy_names())}")
+        for plugin, _ in score_plugins(policy):
+            if plugin not in registry:
+                raise SystemExit(
+                    f"policy {policy} needs the {plugin} plugin: install {DISTRIBUTIONS[plugin]}"
+                )
 
 
 def run_all(args: argparse.Namespace) -> dict[str, Any]:
@@ -72,7 +78,7 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     pods = read_pods(args.data / f"openb_pod_list_{args.pods}.csv")
     capacity = sum(node_gpu_count(n) for n in nodes) * MILLI
     workload = target_workload([p.spec() for p in pods])
-    top = round(100 * args.tune)
+    top = round(100 * args.tune) if args.until is None else min(args.until, round(100 * args.tune))
     runs: list[dict[str, Any]] = []
     results: list[ReplayResult] = []
     policies = args.policies.split(",")
@@ -80,13 +86,14 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     for policy in policies:
         for seed in (int(s) for s in args.seeds.split(",")):
             order = inflate(arrivals(pods, seed), pods, capacity, args.tune, seed)
-            result = replay(nodes, order, policy, workload, seed, args.ties)
+            result = replay(nodes, order, policy, workload, seed, args.ties, args.until)
             results.append(result)
             series = unallocated(result, top)
             runs.append(
                 {
                     "policy": policy,
                     "seed": seed,
+                    "ties": args.ties,
                     "pods": len(order),
                     "scheduled": result.scheduled,
                     "failed": result.failed,
@@ -100,7 +107,8 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
                 }
             )
             print(
-                f"{policy} seed {seed}: {len(order)} pods, {result.failed} failed, "
+                f"{policy} seed {seed} (ties {args.ties}): {len(order)} pods, "
+                f"{result.failed} failed, "
                 f"{result.seconds:.1f}s ({result.cpu_seconds:.1f}s CPU)",
                 file=sys.stderr,
             )
@@ -154,8 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv:
         write_csv(args.csv, document["runs"])
     if args.plot:
-        plot(args.plot, document["runs"])
-    print(table(document["summary"]))
+        plot(args.plot, document["runs"], args.ties)
+    print(table(document["summary"], args.ties))
     return 0
 
 

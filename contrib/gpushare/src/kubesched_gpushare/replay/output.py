@@ -11,10 +11,23 @@ from typing import Any
 
 from kubesched_gpushare.replay.run import ReplayResult
 
+TIE_RULES = {
+    "first": "ties to the first node of a seeded order (the study's rule)",
+    "random": "ties to a random tied node (kube-scheduler's rule)",
+}
+"""How each tie rule is named in a table title, a plot title and the docs."""
 
-def table(summary: dict[str, dict[str, float]]) -> str:
-    """Unallocated GPU % at arrived = 100% per policy, as a plain-text table."""
+
+def tie_rule(ties: str) -> str:
+    """The words naming a tie rule, e.g. for `first`: "ties to the first node ..."."""
+    return TIE_RULES.get(ties, f"ties: {ties}")
+
+
+def table(summary: dict[str, dict[str, float]], ties: str) -> str:
+    """Unallocated GPU % at arrived = 100% per policy, as a plain-text table whose first
+    line names the tie rule that produced it."""
     lines = [
+        f"unallocated GPU % at arrived = 100%, {tie_rule(ties)}",
         "policy      seeds  mean   median  min    max    pods/s",
         "----------  -----  -----  ------  -----  -----  ------",
     ]
@@ -27,13 +40,14 @@ def table(summary: dict[str, dict[str, float]]) -> str:
 
 
 def write_csv(path: Path, runs: Sequence[dict[str, Any]]) -> None:
-    """One row per run and arrived-% bin: policy, seed, arrived %, unallocated GPU %,
-    frag amount %, frag ratio %."""
+    """One row per run and arrived-% bin: policy, tie rule, seed, arrived %, unallocated
+    GPU %, frag amount %, frag ratio %."""
     with path.open("w", newline="") as handle:
         out = csv.writer(handle)
         out.writerow(
             [
                 "policy",
+                "ties",
                 "seed",
                 "arrived_percent",
                 "unallocated_gpu_percent",
@@ -49,7 +63,7 @@ def write_csv(path: Path, runs: Sequence[dict[str, Any]]) -> None:
                 strict=True,
             )
             for b, (u, a, r) in enumerate(series):
-                out.writerow([run["policy"], run["seed"], b, u, a, r])
+                out.writerow([run["policy"], run["ties"], run["seed"], b, u, a, r])
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -83,9 +97,10 @@ def bands(
     return out
 
 
-def figure(runs: Sequence[dict[str, Any]], low: int = 75) -> Any:
+def figure(runs: Sequence[dict[str, Any]], ties: str, low: int = 75) -> Any:
     """The matplotlib Figure: unallocated GPU % against arrived workload, one line per policy
-    (the median over its seeds) and a band between the 25th and 75th percentiles."""
+    (the median over its seeds) and a band between the 25th and 75th percentiles; the title
+    names the tie rule."""
     try:
         importlib.import_module("matplotlib").use("Agg")
         plt: Any = importlib.import_module("matplotlib.pyplot")
@@ -98,7 +113,10 @@ def figure(runs: Sequence[dict[str, Any]], low: int = 75) -> Any:
         axes.fill_between(xs, q1, q3, color=line.get_color(), alpha=0.2, linewidth=0)
     axes.set_xlabel("arrived workload (% of GPU capacity)")
     axes.set_ylabel("unallocated GPU (%)")
-    axes.set_title(f"median over {seeds} seed(s), band: 25th-75th percentile", fontsize=9)
+    axes.set_title(
+        f"{tie_rule(ties)}\nmedian over {seeds} seed(s), band: 25th-75th percentile",
+        fontsize=9,
+    )
     axes.grid(alpha=0.3)
     axes.legend()
     fig.tight_layout()
@@ -106,9 +124,9 @@ def figure(runs: Sequence[dict[str, Any]], low: int = 75) -> Any:
     return fig
 
 
-def plot(path: Path, runs: Sequence[dict[str, Any]], low: int = 75) -> None:
-    """Write `figure(runs)` to `path` as a PNG."""
-    figure(runs, low).savefig(path, format="png")
+def plot(path: Path, runs: Sequence[dict[str, Any]], ties: str, low: int = 75) -> None:
+    """Write `figure(runs, ties)` to `path` as a PNG."""
+    figure(runs, ties, low).savefig(path, format="png")
 
 
 def per_gpu(results: Sequence[ReplayResult]) -> list[dict[str, Any]]:

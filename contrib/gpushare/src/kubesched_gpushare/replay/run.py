@@ -88,9 +88,12 @@ def replay(
     workload: Sequence[TypicalPod],
     seed: int,
     ties: str = TIES_FIRST,
+    until: int | None = None,
 ) -> ReplayResult:
     """Submit `pods` in order to a scheduler running `policy`; see the module docstring.
-    `ties`: how a tie between the best nodes is broken (see `ties`)."""
+    `ties`: how a tie between the best nodes is broken (see `ties`). `until`: stop once
+    the arrived workload passes `until` + 2 % of capacity, so the series binned up to
+    `until` % are what the whole run gives."""
     registry = default_registry()
     config = json.dumps(
         {
@@ -136,6 +139,8 @@ def replay(
         result.arrived.append(arrived)
         result.allocated.append(allocated)
         result.frag.append(mirror.total_frag)
+        if until is not None and 100 * arrived > (until + 2) * result.capacity_milli:
+            break
     result.seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - cpu_start
     result.gpus = {n: [MILLI - f for f in free] for n, free in mirror.free.items()}
