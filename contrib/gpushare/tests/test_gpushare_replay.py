@@ -190,3 +190,31 @@ def test_the_real_trace_has_the_documented_shape() -> None:
     assert len(nodes) == 1213
     assert sum(int(n.status.allocatable["alibabacloud.com/gpu-count"]) for n in nodes) == 6212
     assert len(pods) == 8152
+
+
+def test_from_merges_earlier_documents_of_one_tie_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_openb_trace(tmp_path)
+    first, second, third = (tmp_path / f"{n}.json" for n in ("a", "b", "c"))
+    assert main([str(tmp_path), "--policies", "fgd", "--seeds", "1", "--json", str(first)]) == 0
+    assert main([str(tmp_path), "--policies", "bestfit", "--json", str(second)]) == 0
+    argv = [str(tmp_path), "--policies", "bestfit", "--ties", "random", "--json", str(third)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    both = tmp_path / "both.json"
+    argv = ["--from", str(first), "--from", str(second), "--json", str(both)]
+    assert main([*argv, "--csv", str(tmp_path / "both.csv")]) == 0
+    assert "ties to the first node" in capsys.readouterr().out
+    document = json.loads(both.read_text())
+    assert [(r["policy"], r["seed"]) for r in document["runs"]] == [("fgd", 1), ("bestfit", 42)]
+    assert set(document["summary"]) == {"fgd", "bestfit"}
+    assert main(["--from", str(first), "--from", str(third)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: {third}: ties: 'random' differs from {first}'s 'first'"
+    )
+    (tmp_path / "junk.json").write_text("[1]")
+    assert main(["--from", str(tmp_path / "junk.json")]) == 2
+    assert "junk.json: apiVersion: not kubesched.io/openb-replay/v1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--from", str(first)])

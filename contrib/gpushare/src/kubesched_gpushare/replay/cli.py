@@ -1,12 +1,16 @@
 """`kubesched-openb`: the FGD study's experiment on the OpenB trace, policies x seeds.
 
     kubesched-openb DATA_DIR [--pods default] [--policies fgd,bestfit] [--seeds 42,43]
-                    [--tune 1.3] [--ties first|random] [--json OUT] [--csv OUT]
-                    [--plot OUT.png] [--per-gpu OUT]
+                    [--tune 1.3] [--ties first|random] [--until PCT] [--json OUT]
+                    [--csv OUT] [--plot OUT.png] [--per-gpu OUT]
+    kubesched-openb --from RUNS.json [--from MORE.json ...] [--json OUT] [--csv OUT]
+                    [--plot OUT.png]
 
 Prints a table of unallocated GPU % at arrived = 100% (mean, min, max over
 seeds) and pods/s per policy; `--json` writes every run's binned series.
-The trace is read from DATA_DIR; nothing of it is copied.
+The trace is read from DATA_DIR; nothing of it is copied. `--from` runs
+nothing: it merges the runs of earlier `--json` documents (one tie rule, one
+trace) and prints, writes and plots them as if they had been run together.
 """
 
 from __future__ import annotations
@@ -34,7 +38,15 @@ API_VERSION = "kubesched.io/openb-replay/v1"
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kubesched-openb", description=__doc__.split("\n")[0])
-    p.add_argument("data", type=Path, help="folder with the OpenB CSVs")
+    p.add_argument("data", type=Path, nargs="?", help="folder with the OpenB CSVs")
+    p.add_argument(
+        "--from",
+        dest="merge",
+        type=Path,
+        action="append",
+        default=[],
+        help="merge the runs of this --json document instead of running (repeatable)",
+    )
     p.add_argument("--pods", default="default", help="pod list: openb_pod_list_<PODS>.csv")
     p.add_argument("--nodes", default="gpu_node", help="node list: openb_node_list_<NODES>.csv")
     p.add_argument("--policies", default=",".join(POLICIES), help="comma-separated")
@@ -150,20 +162,55 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return out
 
 
+class MergeError(ValueError):
+    """Documents that cannot be merged; the message names the file and the field."""
+
+
+def merged(paths: list[Path]) -> dict[str, Any]:
+    """One document holding the runs of the `--json` documents at `paths`, which must share
+    their apiVersion, tie rule, trace and tune."""
+    first: dict[str, Any] | None = None
+    runs: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            document = json.loads(path.read_text())
+        except OSError as error:
+            raise MergeError(f"{path}: {error.strerror}") from None
+        except ValueError:
+            raise MergeError(f"{path}: not a JSON document") from None
+        if not isinstance(document, dict) or document.get("apiVersion") != API_VERSION:
+            raise MergeError(f"{path}: apiVersion: not {API_VERSION}")
+        if first is None:
+            first = document
+        for key in ("ties", "trace", "tune"):
+            if document.get(key) != first.get(key):
+                raise MergeError(
+                    f"{path}: {key}: {document.get(key)!r} differs from {paths[0]}'s "
+                    f"{first.get(key)!r}"
+                )
+        runs.extend({"ties": document["ties"], **run} for run in document["runs"])
+    assert first is not None
+    return {**first, "runs": runs, "summary": summary(runs)}
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if (args.data is None) == (not args.merge):
+        parser.error("give DATA_DIR (to run) or --from (to merge runs), one of the two")
     try:
-        document = run_all(args)
-    except TraceError as error:
+        document = merged(args.merge) if args.merge else run_all(args)
+    except (TraceError, MergeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    ties = document["ties"]
     if args.json:
         args.json.write_text(json.dumps(document, indent=1))
     if args.csv:
         write_csv(args.csv, document["runs"])
     if args.plot:
-        plot(args.plot, document["runs"], args.ties)
-    print(table(document["summary"], args.ties))
+        plot(args.plot, document["runs"], ties)
+    print(table(document["summary"], ties))
     return 0
 
 
