@@ -53,3 +53,13 @@ def test_the_band_lies_around_the_median() -> None:
     assert xs == [75, 76]
     assert mid == [30.0, 31.0]
     assert q1 == [20.0, 21.0] and q3 == [40.0, 41.0]
+
+
+def test_runs_stopped_early_end_their_band_there() -> None:
+    runs = [
+        {"policy": "p", "seed": 1, "unallocatedGpuPercent": [None] * 75 + [10.0, 11.0, 12.0]},
+        {"policy": "p", "seed": 2, "unallocatedGpuPercent": [None] * 75 + [20.0]},
+    ]
+    [(xs, mid, _, _)] = bands(runs).values()
+    assert xs == [75, 76, 77]
+    assert mid == [15.0, 11.0, 12.0]

@@ -86,8 +86,8 @@ def bands(
         mid: list[float] = []
         q1: list[float] = []
         q3: list[float] = []
-        for b in range(low, len(series[0])):
-            values = sorted(s[b] for s in series if s[b] is not None)
+        for b in range(low, max(len(s) for s in series)):
+            values = sorted(s[b] for s in series if b < len(s) and s[b] is not None)
             if values:
                 xs.append(b)
                 mid.append(_quantile(values, 0.5))
