@@ -9,7 +9,8 @@ import pytest
 
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods, replay
-from kubesched_gpushare.replay.cli import main
+from kubesched_gpushare.replay.cli import main, summary
+from kubesched_gpushare.replay.output import table
 from kubesched_gpushare.replay.profiles import POLICIES, policy_config
 from kubesched_gpushare.replay.series import arrived_bin, binned, unallocated
 from kubesched_gpushare.replay.trace import TraceError
@@ -218,3 +219,33 @@ def test_from_merges_earlier_documents_of_one_tie_rule(
     assert "junk.json: apiVersion: not kubesched.io/openb-replay/v1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main([str(tmp_path), "--from", str(first)])
+
+
+SCHEMA = Path(__file__).resolve().parents[3] / "docs/reference/schemas/openb-replay.schema.json"
+
+
+@pytest.mark.parametrize("extra", [[], ["--until", "60", "--ties", "random"]])
+def test_the_json_document_follows_its_published_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    write_openb_trace(tmp_path)
+    out = tmp_path / "out.json"
+    argv = [str(tmp_path), "--policies", "fgd,fgd+bestfit", "--seeds", "1,2", "--json", str(out)]
+    assert main([*argv, *extra]) == 0
+    capsys.readouterr()
+    text = out.read_text()
+    assert "NaN" not in text  # strict JSON: a missing figure is null
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.loads(text)))
+    assert [e.message for e in errors] == []
+
+
+def test_a_policy_no_run_took_to_100_percent_shows_dashes() -> None:
+    row = {"seeds": 1, "mean": None, "median": None, "min": None, "max": None}
+    text = table({"fgd": {**row, "podsPerSecond": 3.0}}, "random")
+    assert text.splitlines()[-1].split() == ["fgd", "1", "-", "-", "-", "-", "3.0"]
+    assert summary([{"policy": "fgd", "unallocatedAt100": None, "podsPerSecond": 3.0}]) == {
+        "fgd": {**row, "podsPerSecond": 3.0}
+    }

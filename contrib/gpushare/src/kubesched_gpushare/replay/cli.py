@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kubesched.framework import default_registry
+from kubesched_gpushare.floats import mean_in_order
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay.output import per_gpu, plot, table, write_csv
 from kubesched_gpushare.replay.profiles import DISTRIBUTIONS, POLICIES, policy_names, score_plugins
@@ -144,19 +145,20 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     return document
 
 
-def summary(runs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per policy: unallocated GPU % at arrived = 100% (mean, median, min, max) and pods/s."""
-    out: dict[str, dict[str, float]] = {}
+def summary(runs: list[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
+    """Per policy: unallocated GPU % at arrived = 100% (mean, median, min, max; None when no
+    run reached it) and pods/s."""
+    out: dict[str, dict[str, float | None]] = {}
     for policy in dict.fromkeys(r["policy"] for r in runs):
         mine = [r for r in runs if r["policy"] == policy]
         at100 = [r["unallocatedAt100"] for r in mine if r["unallocatedAt100"] is not None]
         rates = [r["podsPerSecond"] for r in mine]
         out[policy] = {
             "seeds": len(mine),
-            "mean": round(statistics.fmean(at100), 2) if at100 else float("nan"),
-            "median": round(statistics.median(at100), 2) if at100 else float("nan"),
-            "min": round(min(at100), 2) if at100 else float("nan"),
-            "max": round(max(at100), 2) if at100 else float("nan"),
+            "mean": round(mean_in_order(at100), 2) if at100 else None,
+            "median": round(statistics.median(at100), 2) if at100 else None,
+            "min": round(min(at100), 2) if at100 else None,
+            "max": round(max(at100), 2) if at100 else None,
             "podsPerSecond": round(statistics.median(rates), 1),
         }
     return out

@@ -23,7 +23,11 @@ def tie_rule(ties: str) -> str:
     return TIE_RULES.get(ties, f"ties: {ties}")
 
 
-def table(summary: dict[str, dict[str, float]], ties: str) -> str:
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def table(summary: dict[str, dict[str, float | None]], ties: str) -> str:
     """Unallocated GPU % at arrived = 100% per policy, as a plain-text table whose first
     line names the tie rule that produced it."""
     lines = [
@@ -32,9 +36,10 @@ def table(summary: dict[str, dict[str, float]], ties: str) -> str:
         "----------  -----  -----  ------  -----  -----  ------",
     ]
     for policy, row in summary.items():
+        mean, median, low, high = (_cell(row[k]) for k in ("mean", "median", "min", "max"))
         lines.append(
-            f"{policy:<10}  {int(row['seeds']):>5}  {row['mean']:>5.2f}  {row['median']:>6.2f}  "
-            f"{row['min']:>5.2f}  {row['max']:>5.2f}  {row['podsPerSecond']:>6.1f}"
+            f"{policy:<10}  {int(row['seeds'] or 0):>5}  {mean:>5}  {median:>6}  "
+            f"{low:>5}  {high:>5}  {row['podsPerSecond'] or 0:>6.1f}"
         )
     return "\n".join(lines)
 
