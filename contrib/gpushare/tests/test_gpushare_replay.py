@@ -167,7 +167,7 @@ def test_a_composed_policy_adds_its_plugins_weighted_scores(
     profile = policy_config("fgd+bestfit", [])["profiles"][0]
     assert profile["plugins"]["score"]["enabled"] == [
         {"name": "FGDScore", "weight": 1000},
-        {"name": "BestFitScore", "weight": 1},
+        {"name": "BestFitScore", "weight": 20},
     ]
 
 

@@ -23,11 +23,12 @@ POLICIES = {
 WEIGHT = 1000
 
 COMPOSED = {
-    "fgd+bestfit": (("FGDScore", WEIGHT), ("BestFitScore", 1)),
+    "fgd+bestfit": (("FGDScore", WEIGHT), ("BestFitScore", 20)),
 }
 """Policies that compose the six's score plugins with weights: name -> (plugin, weight)s.
-`fgd+bestfit` is FGD with BestFit deciding between the nodes FGD ties (BestFit's 0..100
-at weight 1 never outweighs one FGD point at weight 1000)."""
+`fgd+bestfit` is FGD with BestFit at weight 20: BestFit decides between the nodes FGD
+scores alike, and overrules a one-point FGD difference (1000) only when it prefers the
+other node by more than half its range (20 x 50); see examples/openb/README.md."""
 
 DISTRIBUTIONS = {plugin: f"kubesched-gpushare-{name}" for name, plugin in POLICIES.items()}
 """Score plugin -> the distribution that brings it."""
