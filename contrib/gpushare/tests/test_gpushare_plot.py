@@ -63,3 +63,15 @@ def test_runs_stopped_early_end_their_band_there() -> None:
     [(xs, mid, _, _)] = bands(runs).values()
     assert xs == [75, 76, 77]
     assert mid == [15.0, 11.0, 12.0]
+
+
+def test_policies_with_different_seed_counts_say_so_in_the_legend() -> None:
+    pytest.importorskip("matplotlib")
+    runs = [
+        {"policy": "a", "seed": s, "unallocatedGpuPercent": [None] * 75 + [float(s)]}
+        for s in (1, 2, 3)
+    ] + [{"policy": "b", "seed": 1, "unallocatedGpuPercent": [None] * 75 + [5.0]}]
+    [axes] = figure(runs, "random").axes
+    assert [line.get_label() for line in axes.get_lines()] == ["a (3 seeds)", "b (1 seeds)"]
+    assert "median over 1 to 3 seed(s)" in axes.get_title()
+    assert axes.get_title().startswith("ties to a random tied node")

@@ -102,6 +102,12 @@ def bands(
     return out
 
 
+def _count(seeds: dict[str, int]) -> str:
+    """ "10" when every policy has 10 seeds, "1 to 10" otherwise."""
+    low, high = min(seeds.values(), default=0), max(seeds.values(), default=0)
+    return str(low) if low == high else f"{low} to {high}"
+
+
 def figure(runs: Sequence[dict[str, Any]], ties: str, low: int = 75) -> Any:
     """The matplotlib Figure: unallocated GPU % against arrived workload, one line per policy
     (the median over its seeds) and a band between the 25th and 75th percentiles; the title
@@ -112,14 +118,15 @@ def figure(runs: Sequence[dict[str, Any]], ties: str, low: int = 75) -> Any:
     except ImportError:
         raise SystemExit("--plot needs matplotlib: install kubesched-gpushare[plot]") from None
     fig, axes = plt.subplots(figsize=(6, 4), dpi=100)
-    seeds = len({r["seed"] for r in runs})
+    seeds = {p: len({r["seed"] for r in runs if r["policy"] == p}) for p in bands(runs, low)}
     for policy, (xs, mid, q1, q3) in bands(runs, low).items():
-        (line,) = axes.plot(xs, mid, label=policy)
+        label = policy if len(set(seeds.values())) == 1 else f"{policy} ({seeds[policy]} seeds)"
+        (line,) = axes.plot(xs, mid, label=label)
         axes.fill_between(xs, q1, q3, color=line.get_color(), alpha=0.2, linewidth=0)
     axes.set_xlabel("arrived workload (% of GPU capacity)")
     axes.set_ylabel("unallocated GPU (%)")
     axes.set_title(
-        f"{tie_rule(ties)}\nmedian over {seeds} seed(s), band: 25th-75th percentile",
+        f"{tie_rule(ties)}\nmedian over {_count(seeds)} seed(s), band: 25th-75th percentile",
         fontsize=9,
     )
     axes.grid(alpha=0.3)
