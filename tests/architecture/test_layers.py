@@ -1,6 +1,6 @@
 """kubesched-core's packages depend on each other in one direction only.
 
-    cli -> profile -> scheduler -> framework -> api -> features
+    cli -> scenario -> profile -> scheduler -> framework -> api -> features
            profile -> config -> api
            profile -> cluster -> api
 
@@ -27,7 +27,19 @@ ALLOWED: dict[str, set[str]] = {
     "cluster": {"api", "features", "errors"},
     "scheduler": {"framework", "api", "features", "errors"},
     "profile": {"config", "scheduler", "cluster", "framework", "api", "features", "errors"},
+    "scenario": {
+        "profile",
+        "config",
+        "scheduler",
+        "cluster",
+        "framework",
+        "api",
+        "features",
+        "errors",
+    },
+    "replay": {"scenario"},
     "testing": {
+        "scenario",
         "profile",
         "config",
         "scheduler",
@@ -38,6 +50,7 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
     },
     "cli": {
+        "scenario",
         "testing",
         "profile",
         "config",
@@ -77,4 +90,4 @@ def test_modules_stay_small(path: Path) -> None:
 
 def test_every_package_has_a_layer() -> None:
     packages = {p.name for p in CORE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    assert packages | {"errors"} == set(ALLOWED)
+    assert packages | {"errors", "replay"} == set(ALLOWED)

@@ -13,7 +13,7 @@ from kubesched.api._field_errors import (
     unique_messages,
 )
 from kubesched.api._labels import Requirement, Selector, as_selector, selector_matches
-from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests
+from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests, read_object
 from kubesched.api._meta import LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference
 from kubesched.api._names import (
     label_value_errors,
@@ -267,6 +267,7 @@ __all__ = [
     "parse_quantity",
     "pod_requests",
     "qualified_name_errors",
+    "read_object",
     "required",
     "selector_matches",
     "structure",

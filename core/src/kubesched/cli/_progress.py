@@ -69,3 +69,55 @@ class ProgressBar:
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()
+
+
+class SimulatedTimeBar:
+    """`replay`'s progress: simulated time reached of the scenario's last event (when known),
+    events applied, wall time; on a terminal only, after PROGRESS_AFTER_SECONDS."""
+
+    def __init__(self, console: Console, horizon: float | None) -> None:
+        self._console = console
+        self._horizon = horizon
+        self._start = time.monotonic()
+        self._progress: Progress | None = None
+        self._task: Any = None
+
+    def __call__(self, now: float, events: int) -> None:
+        if self._progress is None:
+            if not self._console.is_terminal:
+                return
+            if time.monotonic() - self._start < PROGRESS_AFTER_SECONDS:
+                return
+            self._progress = Progress(
+                "replaying",
+                BarColumn(),
+                TextColumn("{task.fields[clock]} simulated, {task.fields[events]} events"),
+                TimeElapsedColumn(),
+                console=self._console,
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("time", total=self._horizon, clock="", events=0)
+        completed = min(now, self._horizon) if self._horizon else None
+        self._progress.update(
+            self._task, completed=completed, clock=format_seconds(now), events=events
+        )
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def format_seconds(seconds: float) -> str:
+    """Simulated seconds as `1d02h03m04s` (whole seconds, leading zero units left out)."""
+    total = int(seconds)
+    days, rest = divmod(total, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d{hours:02d}h{minutes:02d}m{secs:02d}s"
+    if hours:
+        return f"{hours}h{minutes:02d}m{secs:02d}s"
+    if minutes:
+        return f"{minutes}m{secs:02d}s"
+    return f"{secs}s"

@@ -16,6 +16,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("kubesched.cli.plugins", "List every discovered plugin and what it implements."),
     "config": ("kubesched.cli.config", "KubeSchedulerConfiguration files: defaults, validation."),
     "simulate": ("kubesched.cli.simulate", "Schedule the pending pods of manifests; show why."),
+    "replay": ("kubesched.cli.replay", "Replay a scenario's timed events on a simulated clock."),
     "run": ("kubesched.cli.run", "Schedule the pods of a live cluster named for our profiles."),
     "new-plugin": ("kubesched.cli.new_plugin", "Create a plugin distribution from the template."),
 }

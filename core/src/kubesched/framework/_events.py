@@ -76,18 +76,30 @@ class ClusterEvent:
         return self.resource == EventResource.WILDCARD and self.action_type == ActionType.ALL
 
     def matches(self, incoming: ClusterEvent) -> bool:
-        """Upstream's MatchClusterEvents: does this registered event cover `incoming`?"""
+        """Upstream's MatchClusterEvents: does this registered event cover `incoming`?
+
+        The resource must cover the incoming one (`*` covers all, Pod covers AssignedPod and
+        UnscheduledPod), the actions must overlap, and the incoming action must be no broader
+        than the registered one: a generic Pod Update (a change no specific action describes,
+        such as a status write) does not match a plugin that registered only
+        Delete|UpdatePodScaleDown.
+        """
         if self.is_wildcard():
             return True
-        if self.resource == EventResource.POD:
-            resource_ok = incoming.resource in (
-                EventResource.POD,
-                EventResource.ASSIGNED_POD,
-                EventResource.UNSCHEDULED_POD,
-            )
-        else:
-            resource_ok = self.resource == incoming.resource
-        return resource_ok and bool(self.action_type & incoming.action_type)
+        return (
+            _resource_covers(self.resource, incoming.resource)
+            and bool(self.action_type & incoming.action_type)
+            and incoming.action_type <= self.action_type
+        )
+
+
+_POD_KINDS = (EventResource.ASSIGNED_POD, EventResource.UNSCHEDULED_POD)
+
+
+def _resource_covers(registered: EventResource, incoming: EventResource) -> bool:
+    return registered in (EventResource.WILDCARD, incoming) or (
+        registered == EventResource.POD and incoming in _POD_KINDS
+    )
 
 
 class QueueingHint(enum.Enum):

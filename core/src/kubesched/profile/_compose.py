@@ -28,6 +28,7 @@ from kubesched.scheduler import (
 from kubesched.scheduler.gated_source import gated_source
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.source import ClusterSource
+from kubesched.scheduler.ties import TIES_RANDOM
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 Loaded = tuple[KubeSchedulerConfiguration, list[EffectiveProfile]]
@@ -81,11 +82,13 @@ def build_scheduler(
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     simulated: bool = False,
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
+    ties: str = TIES_RANDOM,
 ) -> Scheduler:
     """A scheduler running `cfg`'s profiles (`profiles` when already built) and its extenders
     against `cluster`; ConfigError when the configuration cannot run. Without `cfg`,
     `profiles` run with the default top-level settings. `simulated`: the cluster is
-    in-memory, so a binding an extender accepted is recorded in it by the scheduler."""
+    in-memory, so a binding an extender accepted is recorded in it by the scheduler.
+    `ties`: `random` (upstream's) or `first` (`kubesched.scheduler.ties`)."""
     if profiles is None:
         if cfg is None:
             raise ValueError("build_scheduler needs a configuration or profiles")
@@ -104,6 +107,7 @@ def build_scheduler(
         extenders=build_extenders(cfg) if cfg is not None else (),
         record_extender_bindings=simulated,
         feature_gates=feature_gates,
+        ties=ties,
     )
 
 
@@ -119,9 +123,10 @@ def build_simulation(
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
+    ties: str = TIES_RANDOM,
 ) -> Simulation:
     """A simulation of `cfg` (or of `profiles`) on the in-memory `cluster`, on a simulated
-    clock; a pod is tried `max_attempts` times at most."""
+    clock; a pod is tried `max_attempts` times at most; `ties` as in `build_scheduler`."""
     clock = SimulatedClock()
     scheduler = build_scheduler(
         cfg,
@@ -136,5 +141,6 @@ def build_simulation(
         cycle_timeout=cycle_timeout,
         simulated=True,
         feature_gates=feature_gates,
+        ties=ties,
     )
     return Simulation(scheduler, clock, max_attempts=max_attempts)

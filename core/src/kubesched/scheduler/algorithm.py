@@ -3,7 +3,8 @@
 Filtering visits nodes from where the previous pod stopped and stops once
 `num_feasible_nodes_to_find` nodes pass; a pod nominated to a node tries that
 node alone first; one feasible node is taken without scoring; the highest
-total score wins, ties broken at random by the scheduler's seeded generator.
+total score wins, ties broken at random by the scheduler's seeded generator, or by
+the `first` rule (`ties`).
 The scheduler's extenders filter after the Filter plugins and add their
 scores to the plugins' totals (`extenders.cycle`).
 """
@@ -33,6 +34,7 @@ from kubesched.scheduler.extenders import (
     prioritize_with_extenders,
 )
 from kubesched.scheduler.snapshot import Snapshot
+from kubesched.scheduler.ties import TIES_FIRST, TIES_RANDOM, first_in_order
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -108,6 +110,10 @@ class Algorithm:
     extenders: Sequence[HTTPExtender] = ()
     verdicts: ExtenderVerdicts = field(factory=ExtenderVerdicts)
     """What the extenders said in the latest attempt (for explanations)."""
+    tie_rule: str = TIES_RANDOM
+    """How a tie between the best nodes is broken (`kubesched.scheduler.ties`)."""
+    tie_order: Mapping[str, int] = field(factory=dict)
+    """The `first` rule's order of the node names (`ties.node_order`)."""
 
     def schedule_pod(
         self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot
@@ -132,7 +138,10 @@ class Algorithm:
         else:  # no Score plugin: all 1, or the extenders' scores alone (upstream's)
             totals = np.ones(len(rows), dtype=np.int64) if extra is None else extra
         best = np.flatnonzero(totals == totals.max())
-        host = names[int(rows[best[self.rng.randrange(len(best))]])]
+        if self.tie_rule == TIES_FIRST and len(best) > 1:
+            host = first_in_order([names[int(rows[i])] for i in best.tolist()], self.tie_order)
+        else:
+            host = names[int(rows[best[self.rng.randrange(len(best))]])]
         return ScheduleResult(
             host, len(rows) + len(statuses), len(rows), statuses, rows, scores, extra
         )

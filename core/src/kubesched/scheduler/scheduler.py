@@ -33,6 +33,7 @@ from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.schedule_one import ScheduleOne, _Binding, truncate_message
 from kubesched.scheduler.snapshot import Snapshot
 from kubesched.scheduler.source import ClusterSource, ObjectChange
+from kubesched.scheduler.ties import TIES_FIRST, TIES_RANDOM, check_tie_rule, node_order
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT, Watchdog
 
 __all__ = ["Scheduler", "SchedulerSettings", "truncate_message"]
@@ -66,7 +67,10 @@ class Scheduler(ScheduleOne, EventHandlers):
         extenders: Sequence[HTTPExtender] = (),
         record_extender_bindings: bool = False,
         feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
+        ties: str = TIES_RANDOM,
     ) -> None:
+        """`ties`: how a tie between the best nodes is broken (`kubesched.scheduler.ties`);
+        under `first`, the order is drawn with `seed` over the nodes listed now."""
         settings = settings or SchedulerSettings()
         self.extenders = tuple(extenders)
         """The HTTP extenders, shared by every profile (upstream's sched.Extenders)."""
@@ -113,8 +117,15 @@ class Scheduler(ScheduleOne, EventHandlers):
             initial_backoff=settings.pod_initial_backoff_seconds,
             max_backoff=settings.pod_max_backoff_seconds,
         )
+        check_tie_rule(ties)
         self.algorithm = Algorithm(
-            random.Random(seed), settings.percentage_of_nodes_to_score, extenders=self.extenders
+            random.Random(seed),
+            settings.percentage_of_nodes_to_score,
+            extenders=self.extenders,
+            tie_rule=ties,
+            tie_order=(
+                node_order((n.name for n in cluster.nodes()), seed) if ties == TIES_FIRST else {}
+            ),
         )
         self._sampler = random.Random(seed + 1)
         self.outcomes: dict[str, PodOutcome] = {}

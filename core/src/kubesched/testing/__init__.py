@@ -1,6 +1,16 @@
 """What plugin authors import in their tests: pod and node builders, one plugin through the
-real Framework, and whole simulations."""
+real Framework, whole simulations, and scenarios replayed on a simulated clock."""
 
+from kubesched.scenario import (
+    NodeAdded,
+    PodCreated,
+    PodDeleted,
+    ReplayOptions,
+    ReplayResult,
+    load_scenario,
+    replay,
+    scenario_of,
+)
 from kubesched.testing.builders import (
     DEFAULT_NODE_PODS,
     PAUSE_IMAGE,
@@ -30,17 +40,25 @@ __all__ = [
     "PAUSE_IMAGE",
     "Amount",
     "FrameworkHarness",
+    "NodeAdded",
     "NodeBuilder",
     "PluginHarness",
     "PodBuilder",
+    "PodCreated",
+    "PodDeleted",
+    "ReplayOptions",
+    "ReplayResult",
     "Simulate",
     "SimulationLimitError",
     "SimulationRun",
     "assert_batch_agrees",
+    "load_scenario",
     "make_node",
     "make_pod",
+    "replay",
     "resource_list",
     "run_filter",
     "run_score",
+    "scenario_of",
     "simulate",
 ]
