@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from kubesched.framework import default_registry
+from kubesched.replay import TIE_RULES, TIES_FIRST
 from kubesched_gpushare.floats import mean_in_order
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay.output import per_gpu, plot, table, write_csv
 from kubesched_gpushare.replay.profiles import DISTRIBUTIONS, POLICIES, policy_names, score_plugins
 from kubesched_gpushare.replay.run import ReplayResult, replay
 from kubesched_gpushare.replay.series import frag_amount, frag_ratio, unallocated
-from kubesched_gpushare.replay.ties import TIES, TIES_FIRST
 from kubesched_gpushare.replay.trace import TraceError, read_nodes, read_pods
 from kubesched_gpushare.replay.workload import arrivals, inflate
 from kubesched_gpushare.resources import MILLI, node_gpu_count
@@ -55,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tune", type=float, default=1.3, help="inflate to this share of capacity")
     p.add_argument(
         "--ties",
-        choices=TIES,
+        choices=sorted(TIE_RULES),
         default=TIES_FIRST,
         help="tied best nodes: the first in a seeded node order (the study's) or a random one",
     )
