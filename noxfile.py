@@ -85,3 +85,4 @@ def bench_quick(session: nox.Session) -> None:
     session.run("python", "benchmarks/faults.py", "--quick")
     session.run("python", "benchmarks/preemption.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/scale.py", "--quick", "--repeat", "1")
+    session.run("python", "benchmarks/sweep.py", "--quick")

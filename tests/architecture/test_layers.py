@@ -1,6 +1,6 @@
 """kubesched-core's packages depend on each other in one direction only.
 
-    cli -> scenario -> profile -> scheduler -> framework -> api -> features
+    cli -> experiment -> scenario -> profile -> scheduler -> framework -> api -> features
            profile -> config -> api
            profile -> cluster -> api
 
@@ -50,8 +50,21 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
     },
     "cli": {
+        "experiment",
         "scenario",
         "testing",
+        "profile",
+        "config",
+        "scheduler",
+        "cluster",
+        "framework",
+        "api",
+        "features",
+        "errors",
+    },
+    "experiment": {
+        "replay",
+        "scenario",
         "profile",
         "config",
         "scheduler",

@@ -74,3 +74,16 @@ def test_plugins_index_lists_every_in_tree_plugin_with_its_page_and_points() -> 
         assert distribution == f"`{record['distribution']}`"
         shown = [p.strip() for p in points.split(",")]
         assert shown == [p for p in record["extensionPoints"] if p != "EnqueueExtensions"]
+
+
+def test_every_page_says_simulate_calls_the_configured_extenders() -> None:
+    """`simulate` builds the configuration's extenders (tests/extenders run it against real
+    HTTP servers); no page may say otherwise, and the simulate guide's list of differences
+    from a live kube-scheduler sends readers to the extenders guide."""
+    pages = [*DOCS.rglob("*.md"), DOCS.parent / "README.md"]
+    denying = [p.name for p in pages if "no extenders" in p.read_text(encoding="utf-8").lower()]
+    assert denying == []
+    differences = read("guide/simulate.md").split("Where this differs from a live")[1]
+    assert "are called, as kube-scheduler calls them ([HTTP\n  extenders](extenders.md))" in (
+        differences
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -303,3 +304,59 @@ def test_explaining_a_pod_that_is_not_there_is_warned_about(
     warning = "--explain-pod ml/trainr: no pending pod of a profile here has that name"
     assert f"warning: {warning}" in captured.err.splitlines()
     assert warning in json.loads(captured.out)["warnings"]
+
+
+def node_rows(output: str) -> list[str]:
+    """The node names of the Nodes table, if there is one."""
+    if "\nNodes" not in output:
+        return []
+    table = output.split("\nNodes", 1)[1]
+    return re.findall(r"^│ (\S+) +│", table, re.M)
+
+
+def test_the_node_table_follows_the_selection(
+    capsys: pytest.CaptureFixture[str], cluster: str
+) -> None:
+    """On a 5,000-node dump, `--only-failed -n NS` printed every node; now the node table
+    holds the nodes the shown pods touched, unless `--nodes all` or `--nodes none`."""
+    assert node_rows(run(capsys, cluster)) == ["n1", "n2"]  # nothing left out: every node
+    assert node_rows(run(capsys, cluster, "-n", "ml", "-l", "app=trainer")) == ["n1"]
+    assert node_rows(run(capsys, cluster, "--only-failed")) == []  # they went nowhere
+    assert node_rows(run(capsys, cluster, "--only-failed", "--nodes", "all")) == ["n1", "n2"]
+    assert node_rows(run(capsys, cluster, "--nodes", "none")) == []
+
+
+PREEMPTION = """
+apiVersion: v1
+kind: Node
+metadata: {name: busy}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: idle}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, namespace: batch}
+spec:
+  nodeName: busy
+  priority: 0
+  containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: urgent, namespace: web}
+spec:
+  priority: 100
+  containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+"""
+
+
+def test_a_preemptors_nodes_are_the_ones_it_touched(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "preemption.yaml"
+    path.write_text(PREEMPTION)
+    assert node_rows(run(capsys, str(path), "-n", "web")) == ["busy"]

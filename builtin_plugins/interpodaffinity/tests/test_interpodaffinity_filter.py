@@ -22,7 +22,7 @@ from ipa_testlib import (
     term,
 )
 
-from kubesched.api import LabelSelector, Node, Pod
+from kubesched.api import Affinity, LabelSelector, Node, Pod
 from kubesched.framework import Code, CycleState, NodeInfo, Status
 from kubesched.testing import PluginHarness, assert_batch_agrees
 from kubesched_interpodaffinity import InterPodAffinity
@@ -454,16 +454,60 @@ def test_filter_without_pre_filter_is_an_error() -> None:
     assert status.message == 'error reading "PreFilterInterPodAffinity" from cycleState: not found'
 
 
-@pytest.mark.parametrize("anti", [False, True], ids=["affinity", "anti-affinity"])
-def test_invalid_selector_fails_pre_filter(anti: bool) -> None:
-    bad = term("region", ("service", IN, ["{{.bad-value.}}"]))
-    aff = affinity(anti=[bad]) if anti else affinity([bad])
+BAD_VALUE = (
+    'Invalid value: "{{.bad-value.}}": a valid label must be an empty string or consist of '
+    "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+    "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+    "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
+BAD = "{{.bad-value.}}"
+
+INVALID_SELECTORS = {
+    # upstream's TestRequiredAffinitySingleNode: the first term is the bad one
+    "PodAffinity fails PreFilter with an invalid affinity label syntax": (
+        affinity([term("region", svc_in("service", BAD)), term("node", svc_in("service", "a"))]),
+        f"requiredAffinityTerms: values[0][service]: {BAD_VALUE}",
+    ),
+    # upstream's case of this name builds two affinity terms, the second one bad
+    "PodAntiAffinity fails PreFilter with an invalid antiaffinity label syntax": (
+        affinity([term("region", svc_in("service", "foo")), term("node", svc_in("service", BAD))]),
+        f"requiredAffinityTerms: values[0][service]: {BAD_VALUE}",
+    ),
+    "a bad anti-affinity term names its own group": (
+        affinity(anti=[term("region", svc_in("service", "ok", BAD))]),
+        f"requiredAntiAffinityTerms: values[1][service]: {BAD_VALUE}",
+    ),
+    "several groups join as an aggregate, each at its first bad term": (
+        affinity(
+            [term("zone", svc_in("service", BAD)), term("zone", ("service", IN, []))],
+            anti=[term("zone", ("k", EXISTS, ["x"]))],
+        ),
+        f"[requiredAffinityTerms: values[0][service]: {BAD_VALUE}, requiredAntiAffinityTerms: "
+        'values: Invalid value: []string{"x"}: values set must be empty for exists and does '
+        "not exist]",
+    ),
+    "a bad key and a bad value of one requirement join": (
+        affinity([term("zone", ("a b", IN, [BAD]))]),
+        'requiredAffinityTerms: [key: Invalid value: "a b": name part must consist of '
+        "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+        "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+        "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), values[0][a b]: " + BAD_VALUE + "]",
+    ),
+    "an unknown operator": (
+        affinity([term("zone", ("k", "Gt", ["1"]))]),
+        'requiredAffinityTerms: "Gt" is not a valid label selector operator',
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("aff", "message"), INVALID_SELECTORS.values(), ids=INVALID_SELECTORS.keys()
+)
+def test_invalid_selector_fails_pre_filter(aff: Affinity, message: str) -> None:
+    """Upstream's message: `parsing pod: <group>: <labels.NewRequirement's error>`, the
+    requirement's paths relative to it (`values[<i>][<key>]`)."""
     harness = PluginHarness(InterPodAffinity, nodes=[NODE1])
     status = harness.pre_filter(pod(SERVICE, aff=aff))
-    assert isinstance(status, Status)
-    assert status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
-    group = "requiredAntiAffinityTerms" if anti else "requiredAffinityTerms"
-    assert status.message.startswith(
-        f"parsing pod: {group}[0].labelSelector.matchExpressions[0].values[0]: "
-        'Invalid value: "{{.bad-value.}}": a valid label must be an empty string or consist of'
+    assert status == Status(
+        Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {message}", plugin="InterPodAffinity"
     )

@@ -1,5 +1,6 @@
-"""NodeVolumeLimits: the CSI cases of upstream's TestCSILimits table (in-tree migration and
-VolumeAttachments aside), generic ephemeral volumes, and the queueing hints."""
+"""NodeVolumeLimits: CSI volume counting on small fixtures of our own, generic ephemeral
+volumes, and the queueing hints (upstream's whole TestCSILimits table, in-tree migration and
+VolumeAttachments included, is test_nodevolumelimits_csi_limits.py)."""
 
 from __future__ import annotations
 

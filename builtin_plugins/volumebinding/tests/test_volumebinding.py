@@ -261,3 +261,17 @@ def test_args_from_plugin_config_are_validated_with_their_path() -> None:
         PluginHarness(VolumeBinding, {"bindTimeoutSeconds": -1})
     configured = PluginHarness(VolumeBinding, {"bindTimeoutSeconds": 30}).plugin
     assert configured.args == VolumeBindingArgs(bind_timeout_seconds=30)
+
+
+def test_node_affinity_reason_is_upstreams_v1_33_text() -> None:
+    """Upstream's "PVC bound, PV node affinity mismatched" case, with the text spelled out:
+    since v1.33 the reason names the PersistentVolume's node affinity."""
+    h = harness(
+        [claim("pvc-a", "wait-sc", volume="pv-a")],
+        [volume("pv-a", "wait-sc", zone="b", claim_ref="pvc-a")],
+    )
+    pod = pod_with("pvc-a")
+    assert h.pre_filter(pod) is None
+    assert h.filter(pod) == {
+        "node-a": unresolvable("node(s) didn't match PersistentVolume's node affinity")
+    }

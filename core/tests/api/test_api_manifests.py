@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,6 +20,7 @@ from kubesched.api import (
     Toleration,
     pod_requests,
 )
+from kubesched.api._load_progress import LoadProgress
 from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests
 from kubesched.errors import InputError, QuantityError
 
@@ -191,9 +193,10 @@ def test_kubectl_example_pods() -> None:
 def test_multi_document_yaml_skips_other_kinds_and_defaults() -> None:
     objects = load_manifests(DATA / "mixed.yaml")
     file = str(DATA / "mixed.yaml")
-    (warning,) = objects.warnings
-    assert warning.startswith(f"{file}: document 4: skipped Deployment web (kubesched reads only ")
-    assert "Service, ReplicationController, ReplicaSet, StatefulSet" in warning
+    warning, reads = objects.warnings
+    assert warning == f"skipped 1 Deployment object (the first: {file}: document 4: Deployment web)"
+    assert reads.startswith("kubesched reads only Node, Pod, ")
+    assert "Service, ReplicationController, ReplicaSet, StatefulSet" in reads
     (service,) = objects.services
     assert service.metadata.uid == default_uid("Service", "shop", "web")
     assert service.spec.selector == {}
@@ -225,7 +228,9 @@ def test_directory_is_read_recursively_in_sorted_order(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a manifest: {")
     objects = load_manifests(tmp_path)
     assert [p.key for p in objects.pods] == ["default/plain", "ns/a", "default/b"]
-    assert all(w.startswith(str(tmp_path / "a.yml")) for w in objects.warnings)
+    skipped, reads = objects.warnings
+    assert f"(the first: {tmp_path / 'a.yml'}: document 4: Deployment web)" in skipped
+    assert reads.startswith("kubesched reads only ")
 
 
 @pytest.mark.parametrize(
@@ -373,3 +378,52 @@ def test_finished_pods_are_ignored_and_counted(tmp_path: Path) -> None:
         "ignored 2 finished pods (phase Succeeded or Failed): they hold no resources, and the "
         "scheduler never sees them"
     ]
+
+
+def test_skipped_objects_are_counted_once_per_kind(tmp_path: Path) -> None:
+    """A `kubectl get all` dump holds thousands of objects kubesched does not read: one
+    warning per kind says how many and where the first was, and the kinds read are named
+    once."""
+    items = [
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": f"d{i}"}}
+        for i in range(2000)
+    ] + [
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"c{i}", "namespace": "x"}}
+        for i in range(3)
+    ]
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+    warnings = load_manifests(path).warnings
+    assert warnings[:2] == [
+        f"skipped 2000 Deployment objects (the first: {path}: document 0: Deployment d0)",
+        f"skipped 3 ConfigMap objects (the first: {path}: document 0: ConfigMap x/c0)",
+    ]
+    assert len(warnings) == 3 and warnings[2].startswith("kubesched reads only ")
+
+
+def test_progress_follows_files_and_objects(tmp_path: Path) -> None:
+    """The watcher hears each file start and each object: the share done grows with the
+    objects read, file by file weighed by size, and ends at the input's size."""
+    node = '{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "%s"}}'
+    for name in ("a", "b"):
+        items = ",".join(node % f"{name}{i}" for i in range(5))
+        text = '{"apiVersion": "v1", "kind": "List", "items": [' + items + "]}"
+        (tmp_path / f"{name}.json").write_text(text)
+    size_a, size_b = ((tmp_path / f"{n}.json").stat().st_size for n in ("a", "b"))
+    seen: list[LoadProgress] = []
+    objects = load_manifests(tmp_path, progress=seen.append)
+    assert len(objects.nodes) == 10
+    assert (seen[0].total_bytes, seen[0].done_bytes, seen[0].objects) == (size_a + size_b, 0, 0)
+    done = [p.done_bytes for p in seen]
+    assert done == sorted(done)
+    assert next(p.done_bytes for p in seen if p.objects == 5) == size_a
+    assert (seen[-1].done_bytes, seen[-1].objects) == (size_a + size_b, 10)
+    assert seen[-1].seconds_left == 0
+
+
+def test_progress_from_standard_input_has_no_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"apiVersion": "v1", "kind": "Node", '
+                                                 '"metadata": {"name": "n1"}}'))  # fmt: skip
+    seen: list[LoadProgress] = []
+    load_manifests("-", progress=seen.append)
+    assert seen[-1].objects == 1 and seen[-1].seconds_left is None

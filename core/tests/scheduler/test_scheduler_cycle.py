@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -112,6 +113,23 @@ def test_ties_are_broken_by_the_seed(simulate: Any, make_profile: MakeProfile) -
     again = simulate(_nodes(5), [_pod(f"p{i}") for i in range(6)], [prof], seed=3)[1]
     assert tuple(o.node for o in again.outcomes) == runs[3]
     assert len(set(runs.values())) > 1
+
+
+def test_ties_are_drawn_uniformly_among_the_top_scored_nodes(
+    simulate: Any, make_profile: MakeProfile
+) -> None:
+    """Three nodes tie on the top score, one scores lower: over 300 seeds each tied node
+    wins about a third of the time (a binomial's 5-sigma band) and the lower one never."""
+    scores = {"n0": 5, "n1": 5, "n2": 5, "n3": 1}
+    prof = make_profile(filters=(), scores={"ConstantScore": 1}, args={"ConstantScore": scores})
+    seeds = 300
+    wins = Counter(
+        simulate(_nodes(4), [_pod("p")], [prof], seed=seed)[1].outcomes[0].node
+        for seed in range(seeds)
+    )
+    assert set(wins) == {"n0", "n1", "n2"}
+    expected, sigma = seeds / 3, (seeds * (1 / 3) * (2 / 3)) ** 0.5
+    assert all(abs(wins[n] - expected) < 5 * sigma for n in ("n0", "n1", "n2")), wins
 
 
 def test_highest_total_score_wins(simulate: Any, make_profile: MakeProfile) -> None:
@@ -282,16 +300,51 @@ def test_no_nodes_and_other_schedulers(simulate: Any) -> None:
     assert sim.recorder.for_object("Pod /x") == []
 
 
-def test_gated_pods_are_reported_with_their_gate(simulate: Any) -> None:
-    _, result = simulate(
+def test_gated_pods_are_reported_gated_with_their_gate(simulate: Any) -> None:
+    """Held by SchedulingGates, never attempted: `Gated`, not counted Unschedulable; the
+    pod carries the API server's PodScheduled condition, reason SchedulingGated."""
+    sim, result = simulate(
         _nodes(1), [make_pod("g").namespace("default").scheduling_gates("a", "b").obj()]
     )
     [outcome] = result.outcomes
     assert (outcome.status, outcome.attempts, outcome.message) == (
-        "Unschedulable",
+        "Gated",
         0,
         "waiting for scheduling gates: [a b]",
     )
+    assert (result.summary.gated, result.summary.unschedulable) == (1, 0)
+    [live] = sim.cluster.pods()
+    [condition] = live.status.conditions
+    assert (condition.type, condition.status, condition.reason, condition.message) == (
+        "PodScheduled",
+        "False",
+        "SchedulingGated",
+        "Scheduling is blocked due to non-empty scheduling gates",
+    )
+
+
+def test_a_pending_pod_being_deleted_is_skipped_not_unschedulable(simulate: Any) -> None:
+    """Upstream's skipPodSchedule: a FailedScheduling event, no condition, never retried."""
+    from datetime import datetime, timezone
+
+    deleting = (
+        make_pod("d").namespace("default")
+        .deletion_timestamp(datetime(2024, 1, 1, tzinfo=timezone.utc)).obj()
+    )  # fmt: skip
+    sim, result = simulate(_nodes(1), [deleting])
+    [outcome] = result.outcomes
+    message = "skip schedule deleting pod: default/d"
+    assert (outcome.status, outcome.node, outcome.message, outcome.attempts) == (
+        "Skipped",
+        None,
+        message,
+        1,
+    )
+    assert (result.summary.skipped, result.summary.unschedulable) == (1, 0)
+    [event] = sim.recorder.for_object("Pod default/d")
+    assert (event.reason, event.message) == ("FailedScheduling", message)
+    [live] = sim.cluster.pods()
+    assert live.status.conditions == [] and not live.spec.node_name
 
 
 def test_pods_are_tried_by_priority(simulate: Any) -> None:

@@ -39,6 +39,7 @@ from kubesched_interpodaffinity.filtering import (
     satisfies_existing_anti_affinity,
 )
 from kubesched_interpodaffinity.index import ClusterIndex
+from kubesched_interpodaffinity.parse_error import parse_error
 from kubesched_interpodaffinity.scoring import PreScoreState, normalize
 
 PRE_FILTER_STATE_KEY = "PreFilterInterPodAffinity"
@@ -92,7 +93,8 @@ class InterPodAffinity:
         try:
             terms = pod_affinity_terms(pod)
         except InputError as e:
-            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {_problem(e)}")
+            problem = parse_error(pod) or _problem(e)
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {problem}")
         namespaces = self.handle.client.namespaces()
         table = self.handle.snapshot_shared_lister().node_table
         pre = from_index.pre_filter_state(pod, terms, table, self.index, namespaces)

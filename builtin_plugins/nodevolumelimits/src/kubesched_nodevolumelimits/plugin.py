@@ -1,38 +1,63 @@
-"""The NodeVolumeLimits plugin: a node fits while, for every CSI driver, the volumes its pods
-attach plus the new pod's stay within the driver's `allocatable.count` in the node's CSINode.
-A volume several pods share counts once."""
+"""The NodeVolumeLimits plugin: a node fits while, for every CSI driver, the volumes attached
+there plus the new pod's stay within the driver's `allocatable.count` in the node's CSINode.
+
+Attached means used by a pod on the node (a claim's volume, a generic ephemeral volume, an
+in-tree volume migrated to CSI) or named by a VolumeAttachment to the node. A volume
+several pods share counts once; a volume the new pod shares with a pod on the node is not
+new. A VolumeAttachment's volume counts even when the new pod uses it too, as upstream.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
+
+from attrs import frozen
 
 from kubesched import hookimpl
-from kubesched.api import Pod
+from kubesched.api import Pod, VolumeAttachment
 from kubesched.framework import (
     ActionType,
+    ClusterClient,
     ClusterEvent,
     ClusterEventWithHint,
     Code,
+    CycleState,
     EventResource,
     Handle,
     NodeInfo,
+    QueueingHint,
     Status,
 )
+from kubesched_nodevolumelimits.attachments import attached_by_node
 from kubesched_nodevolumelimits.counting import (
     ClaimNotFoundError,
+    InlineTranslationError,
     NotOwnedError,
     attachable_volumes,
-    claims_of,
+    may_attach,
 )
 from kubesched_nodevolumelimits.hints import (
     schedulable_after_assigned_pod_deleted,
     schedulable_after_claim_added,
     schedulable_after_csi_node_updated,
+    schedulable_after_volume_attachment_deleted,
 )
 
 NAME = "NodeVolumeLimits"
 REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
+PRE_FILTER_STATE_KEY = "PreFilterNodeVolumeLimits"
+
+
+@frozen
+class _Attached:
+    """The volumes VolumeAttachments attach, per node, read once per cycle."""
+
+    by_node: dict[str, dict[str, str]]
+
+    def clone(self) -> _Attached:
+        return self
 
 
 class NodeVolumeLimits:
@@ -41,29 +66,42 @@ class NodeVolumeLimits:
     name = NAME
 
     def __init__(self, args: object = None, handle: Handle | None = None) -> None:
-        """No args; the handle's client is where claims, volumes and CSINodes are looked up."""
+        """No args; the handle's client is where claims, volumes, CSINodes and
+        VolumeAttachments are looked up."""
         self._handle = handle
 
-    @hookimpl
-    def pre_filter(self, pod: Pod) -> Status | None:
-        """Skip pods without a claim or a generic ephemeral volume."""
-        return None if claims_of(pod) else Status(Code.SKIP)
+    @property
+    def _client(self) -> ClusterClient:
+        assert self._handle is not None, "NodeVolumeLimits needs a handle"
+        return self._handle.client
 
     @hookimpl
-    def filter(self, pod: Pod, node_info: NodeInfo) -> Status | None:
+    def pre_filter(self, state: CycleState, pod: Pod) -> Status | None:
+        """Skip pods without a claim, a generic ephemeral volume or a migratable in-tree
+        volume; otherwise read the VolumeAttachments once for the cycle."""
+        if not may_attach(pod):
+            return Status(Code.SKIP)
+        state.write(PRE_FILTER_STATE_KEY, self._attachments())
+        return None
+
+    def _attachments(self) -> _Attached:
+        client = self._client
+        return _Attached(attached_by_node(client, client.volume_attachments()))
+
+    @hookimpl
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         if not pod.spec.volumes or node_info.node is None:
             return None
-        assert self._handle is not None, "NodeVolumeLimits needs a handle"
-        client = self._handle.client
+        client = self._client
+        csi_node = client.get_csi_node(node_info.name)
         try:
-            new = attachable_volumes(client, pod, new_pod=True)
+            new = attachable_volumes(client, pod, csi_node, new_pod=True)
         except ClaimNotFoundError as err:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, str(err))
-        except NotOwnedError as err:
+        except (NotOwnedError, InlineTranslationError) as err:
             return Status.error(err.message)
         if not new:
             return None
-        csi_node = client.get_csi_node(node_info.name)
         limits = {
             driver.name: driver.allocatable.count
             for driver in (csi_node.spec.drivers if csi_node is not None else [])
@@ -74,21 +112,34 @@ class NodeVolumeLimits:
         attached: dict[str, str] = {}
         try:
             for info in node_info.pods:
-                attached.update(attachable_volumes(client, info.pod, new_pod=False))
-        except NotOwnedError as err:
+                attached.update(attachable_volumes(client, info.pod, csi_node, new_pod=False))
+        except (NotOwnedError, InlineTranslationError) as err:
             return Status.error(err.message)
         for volume in attached:
             new.pop(volume, None)  # already attached for another pod: counts once
         attached_count = Counter(attached.values())
+        known = state.read(PRE_FILTER_STATE_KEY) if PRE_FILTER_STATE_KEY in state else None
+        by_node = (known if isinstance(known, _Attached) else self._attachments()).by_node
+        for volume, driver in by_node.get(node_info.name, {}).items():
+            if volume not in attached:
+                attached_count[driver] += 1
         for driver, count in Counter(new.values()).items():
             limit = limits.get(driver)
             if limit is not None and attached_count[driver] + count > limit:
                 return Status(Code.UNSCHEDULABLE, REASON_MAX_VOLUME_COUNT_EXCEEDED)
         return None
 
+    def _after_volume_attachment_deleted(
+        self, pod: Pod, old_obj: Any, new_obj: Any
+    ) -> QueueingHint:
+        if not isinstance(old_obj, VolumeAttachment):
+            return QueueingHint.QUEUE
+        return schedulable_after_volume_attachment_deleted(self._client, pod, old_obj)
+
     @hookimpl
     def events_to_register(self) -> Sequence[ClusterEventWithHint]:
-        """A new or raised CSINode, a deleted pod that attached volumes, a created claim."""
+        """A new or raised CSINode, a deleted pod that attached volumes, a created claim, a
+        deleted VolumeAttachment of a volume the pod uses."""
         return (
             ClusterEventWithHint(ClusterEvent(EventResource.CSI_NODE, ActionType.ADD)),
             ClusterEventWithHint(
@@ -102,5 +153,9 @@ class NodeVolumeLimits:
             ClusterEventWithHint(
                 ClusterEvent(EventResource.PERSISTENT_VOLUME_CLAIM, ActionType.ADD),
                 schedulable_after_claim_added,
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.VOLUME_ATTACHMENT, ActionType.DELETE),
+                self._after_volume_attachment_deleted,
             ),
         )

@@ -19,7 +19,9 @@ from kubesched_volumebinding.claims import PodVolumeClaims
 from kubesched_volumebinding.matching import find_matching_volume, node_affinity_fits
 
 REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
-REASON_NODE_CONFLICT = "node(s) had volume node affinity conflict"
+REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"
+"""Upstream's ErrReasonNodeConflict since v1.33 (before: `node(s) had volume node affinity
+conflict`)."""
 REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
 REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 

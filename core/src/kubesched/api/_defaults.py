@@ -8,7 +8,9 @@ the limits (defaultPodRequests, after defaultHugePagePodLimits); and a node that
 reports only capacity has that capacity allocatable (SetDefaults_NodeStatus). A pod
 (anti-)affinity term's matchLabelKeys and mismatchLabelKeys are merged into its
 labelSelector as the API server does when it creates the pod (`key In (value)`
-and `key NotIn (value)` for the pod's own label values). An object read from
+and `key NotIn (value)` for the pod's own label values). A pod with `hostNetwork: true`
+gets each container port's (init containers' too) `hostPort` set to its `containerPort`
+where it has none (defaultHostNetworkPorts). An object read from
 `kubectl get -o yaml` already carries these, and is unchanged.
 """
 
@@ -38,6 +40,15 @@ def _container(container: Container) -> Container:
         return container
     requests = {**resources.requests, **missing}
     return evolve(container, resources=evolve(resources, requests=requests))
+
+
+def _host_network_ports(container: Container) -> Container:
+    """Ports without a hostPort get their containerPort as hostPort (upstream's
+    defaultHostNetworkPorts, for a pod on the host's network)."""
+    if all(port.host_port for port in container.ports):
+        return container
+    ports = [p if p.host_port else evolve(p, host_port=p.container_port) for p in container.ports]
+    return evolve(container, ports=ports)
 
 
 def _pod_level(pod: Pod) -> Pod:
@@ -110,12 +121,16 @@ def _affinity(affinity: Affinity | None, labels: Mapping[str, str]) -> Affinity 
 
 
 def default_pod(pod: Pod) -> Pod:
-    """Requests copied from limits where a container gives only the limit; label keys of
-    pod (anti-)affinity terms merged into their selectors; pod-level requests defaulted
-    from the containers' requests and the pod-level limits."""
+    """Requests copied from limits where a container gives only the limit; host ports of a
+    pod on the host's network; label keys of pod (anti-)affinity terms merged into their
+    selectors; pod-level requests defaulted from the containers' requests and the pod-level
+    limits."""
     spec = pod.spec
     containers = [_container(c) for c in spec.containers]
     init = [_container(c) for c in spec.init_containers]
+    if spec.host_network:
+        containers = [_host_network_ports(c) for c in containers]
+        init = [_host_network_ports(c) for c in init]
     affinity = _affinity(spec.affinity, pod.metadata.labels)
     changed = containers != spec.containers or init != spec.init_containers
     if changed or affinity is not spec.affinity:

@@ -4,12 +4,12 @@
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
 It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
 storage kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
-StorageClass, CSINode) and the workloads PodTopologySpread's default
+StorageClass, CSINode, VolumeAttachment) and the workloads PodTopologySpread's default
 constraints read (Service, ReplicationController, ReplicaSet, StatefulSet); any
-other kind is skipped with a warning. Namespaced objects without a namespace go
-to `default`, objects without a uid get a stable one. Documents are counted
-from 0 within each file. Any problem raises one `InputError` naming the file,
-the document, the object and the field.
+other kind is skipped, with one warning per kind that counts its objects. Namespaced
+objects without a namespace go to `default`, objects without a uid get a stable one.
+Documents are counted from 0 within each file. Any problem raises one `InputError` naming
+the file, the document, the object and the field.
 """
 
 from __future__ import annotations
@@ -26,11 +26,18 @@ from attrs import evolve, field, frozen
 from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._heap import collector_paused
+from kubesched.api._load_progress import LoadTracker, Watcher, input_size
 from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
-from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kubesched.api._storage import (
+    CSINode,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
+    VolumeAttachment,
+)
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
 from kubesched.api._workloads import (
@@ -59,6 +66,7 @@ ManifestObject = (
     | PersistentVolumeClaim
     | StorageClass
     | CSINode
+    | VolumeAttachment
     | Service
     | ReplicationController
     | ReplicaSet
@@ -74,6 +82,7 @@ _KINDS: dict[str, type[ManifestObject]] = {
     "PersistentVolumeClaim": PersistentVolumeClaim,
     "StorageClass": StorageClass,
     "CSINode": CSINode,
+    "VolumeAttachment": VolumeAttachment,
     "Namespace": Namespace,
     "Service": Service,
     "ReplicationController": ReplicationController,
@@ -105,13 +114,15 @@ class ClusterObjects:
     persistent_volume_claims: list[PersistentVolumeClaim] = field(factory=list)
     storage_classes: list[StorageClass] = field(factory=list)
     csi_nodes: list[CSINode] = field(factory=list)
+    volume_attachments: list[VolumeAttachment] = field(factory=list)
     namespaces: list[Namespace] = field(factory=list)
     services: list[Service] = field(factory=list)
     replication_controllers: list[ReplicationController] = field(factory=list)
     replica_sets: list[ReplicaSet] = field(factory=list)
     stateful_sets: list[StatefulSet] = field(factory=list)
     warnings: list[str] = field(factory=list)
-    """One line per skipped object: file, document, kind and name."""
+    """One line per kind skipped (how many objects, and where the first was), and per
+    other thing not read."""
 
     @property
     def workloads(self) -> list[Workload]:
@@ -268,29 +279,58 @@ def _structure(
 
 
 def load_manifests(
-    source: str | Path, *, feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
+    source: str | Path,
+    *,
+    feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
+    progress: Watcher | None = None,
 ) -> ClusterObjects:
     """Read the objects of every kind kubesched reads (see the module) in a file, a directory
     (recursively: *.yaml, *.yml, *.json in sorted order) or `"-"` (standard input); they
-    are validated as an API server with these feature gates would."""
+    are validated as an API server with these feature gates would. `progress`, when given,
+    hears how far the load has got (`LoadProgress`)."""
+    tracker = None
+    if progress is not None:
+        total = 0 if source == STDIN else input_size(source, MANIFEST_SUFFIXES)
+        tracker = LoadTracker(progress, total)
     with collector_paused():  # every object read lives on: collections would free nothing
-        return _load(source, feature_gates)
+        return _load(source, feature_gates, tracker)
 
 
-def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
+def _skipped_warnings(skipped: Mapping[str, tuple[int, str]]) -> list[str]:
+    """One line per skipped kind (its count, where the first was), then the kinds read."""
+    if not skipped:
+        return []
+    lines = [
+        f"skipped {count} {kind} object{'s' if count != 1 else ''} (the first: {first})"
+        for kind, (count, first) in skipped.items()
+    ]
+    return [*lines, _READS]
+
+
+def _load(
+    source: str | Path, feature_gates: FeatureGates, tracker: LoadTracker | None = None
+) -> ClusterObjects:
     found: dict[str, list[Any]] = {kind: [] for kind in _KINDS}
     warnings: list[str] = []
+    skipped: dict[str, tuple[int, str]] = {}
     first_seen: dict[tuple[str, str, str], _Place] = {}
     bound: list[tuple[str, str, _Place]] = []
     finished = 0
     in_directory = source != STDIN and Path(source).is_dir()
     for file, text in _sources(source):
+        if tracker is not None:
+            tracker.start_file(len(text.encode("utf-8", "surrogatepass")))
         for index, document in _documents(file, text):
             place = _Place(file, index)
             if in_directory and not _looks_like_an_object(document):
                 warnings.append(f"{file}: document {index}: skipped, not a Kubernetes object")
                 continue
-            for where, raw in _objects(document, place):
+            objects = list(_objects(document, place))
+            if tracker is not None:
+                tracker.expect(len(objects))
+            for where, raw in objects:
+                if tracker is not None:
+                    tracker.object_read()
                 kind = raw["kind"]
                 if not isinstance(kind, str) or not kind:
                     _, name = _identity(raw, "")
@@ -298,7 +338,8 @@ def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
                 namespace, name = _identity(raw, kind)
                 label = _label(kind, namespace, name, where)
                 if kind not in _KINDS:
-                    warnings.append(f"{file}: document {index}: skipped {label} ({_READS})")
+                    count, at = skipped.get(kind, (0, f"{file}: document {index}: {label}"))
+                    skipped[kind] = (count + 1, at)
                     continue
                 version = api_version_error(kind, raw.get("apiVersion"), in_list=bool(where))
                 if version is not None:
@@ -325,6 +366,7 @@ def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
                 )
                 if isinstance(obj, Pod) and obj.spec.node_name:
                     bound.append((label, obj.spec.node_name, place))
+    warnings += _skipped_warnings(skipped)
     if finished:
         warnings.append(
             f"ignored {finished} finished pod{'s' if finished != 1 else ''} (phase Succeeded or "
@@ -346,6 +388,7 @@ def _load(source: str | Path, feature_gates: FeatureGates) -> ClusterObjects:
         persistent_volume_claims=found["PersistentVolumeClaim"],
         storage_classes=found["StorageClass"],
         csi_nodes=found["CSINode"],
+        volume_attachments=found["VolumeAttachment"],
         namespaces=found["Namespace"],
         services=found["Service"],
         replication_controllers=found["ReplicationController"],

@@ -180,6 +180,9 @@ class PodSpec:
     resources: ResourceRequirements | None = None
     """Pod-level requests and limits (PodLevelResources, on by default since 1.34): for
     cpu, memory and hugepages they stand for the whole pod instead of its containers' sum."""
+    host_network: bool = False
+    """The pod uses the node's network: the API server defaults every container port's
+    `hostPort` to its `containerPort`."""
 
 
 @frozen

@@ -1,5 +1,5 @@
 """Storage objects the volume plugins read: PersistentVolume, PersistentVolumeClaim,
-StorageClass and CSINode.
+StorageClass, CSINode and VolumeAttachment.
 
 Only the fields the scheduler reads are modelled. API-server defaults that the
 plugins depend on are the classes' defaults (a StorageClass binds `Immediate`,
@@ -17,9 +17,18 @@ from kubesched.api._volumes import (
     BETA_STORAGE_CLASS_ANNOTATION,
     BINDING_IMMEDIATE,
     VOLUME_FILESYSTEM,
+    AWSElasticBlockStoreVolumeSource,
+    AzureDiskVolumeSource,
+    AzureFileVolumeSource,
+    CinderVolumeSource,
+    GCEPersistentDiskVolumeSource,
     PersistentVolumeClaimSpec,
+    PortworxVolumeSource,
+    VsphereVirtualDiskVolumeSource,
 )
 
+MIGRATED_PLUGINS_ANNOTATION = "storage.alpha.kubernetes.io/migrated-plugins"
+"""On a CSINode: the in-tree plugins (comma-separated) whose volumes its CSI drivers serve."""
 ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
 """Set on a claim once the PV controller completed its binding."""
 ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node"
@@ -95,6 +104,13 @@ class PersistentVolumeSpec:
     node_affinity: VolumeNodeAffinity | None = None
     volume_mode: str = VOLUME_FILESYSTEM
     csi: CSIPersistentVolumeSource | None = None
+    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = None
+    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = None
+    azure_disk: AzureDiskVolumeSource | None = None
+    azure_file: AzureFileVolumeSource | None = None
+    cinder: CinderVolumeSource | None = None
+    vsphere_volume: VsphereVirtualDiskVolumeSource | None = None
+    portworx_volume: PortworxVolumeSource | None = None
 
 
 @frozen
@@ -172,6 +188,43 @@ class CSINode:
 
     metadata: ObjectMeta = field(factory=ObjectMeta)
     spec: CSINodeSpec = field(factory=CSINodeSpec)
+
+
+# -- VolumeAttachment ------------------------------------------------------------------
+
+
+@frozen
+class VolumeAttachmentSource:
+    """What is attached: a PersistentVolume by name, or an inline volume's (migrated) spec."""
+
+    persistent_volume_name: str | None = None
+    inline_volume_spec: PersistentVolumeSpec | None = None
+
+
+@frozen
+class VolumeAttachmentSpec:
+    """The CSI driver that attaches (`attacher`), the volume and the node."""
+
+    attacher: str = ""
+    source: VolumeAttachmentSource = field(factory=VolumeAttachmentSource)
+    node_name: str = ""
+
+
+@frozen
+class VolumeAttachmentStatus:
+    """Whether the attach operation completed."""
+
+    attached: bool = False
+
+
+@frozen
+class VolumeAttachment:
+    """A `storage.k8s.io/v1` VolumeAttachment (cluster-scoped): the attach/detach
+    controller's record that a volume is (being) attached to a node."""
+
+    metadata: ObjectMeta = field(factory=ObjectMeta)
+    spec: VolumeAttachmentSpec = field(factory=VolumeAttachmentSpec)
+    status: VolumeAttachmentStatus = field(factory=VolumeAttachmentStatus)
 
 
 def claim_class(pvc: PersistentVolumeClaim) -> str:

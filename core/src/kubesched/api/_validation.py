@@ -47,6 +47,7 @@ API_VERSIONS: Mapping[str, tuple[str, ...]] = {
     "PersistentVolumeClaim": ("v1",),
     "StorageClass": ("storage.k8s.io/v1", "storage.k8s.io/v1beta1"),
     "CSINode": ("storage.k8s.io/v1",),
+    "VolumeAttachment": ("storage.k8s.io/v1",),
     "Service": ("v1",),
     "ReplicationController": ("v1",),
     "ReplicaSet": ("apps/v1",),

@@ -115,8 +115,68 @@ class ISCSIVolumeSource:
 
 
 @frozen
+class AzureDiskVolumeSource:
+    """An in-tree Azure data disk. `disk_u_r_i` is JSON `diskURI`; read it as `disk_uri`."""
+
+    disk_name: str = ""
+    disk_u_r_i: str = ""
+    read_only: bool = False
+
+    @property
+    def disk_uri(self) -> str:
+        return self.disk_u_r_i
+
+
+@frozen
+class AzureFileVolumeSource:
+    """An in-tree Azure file share (a pod volume, or a volume's source with the secret's
+    namespace)."""
+
+    secret_name: str = ""
+    share_name: str = ""
+    read_only: bool = False
+    secret_namespace: str | None = None
+
+
+@frozen
+class CinderVolumeSource:
+    """An in-tree OpenStack Cinder volume. `volume_i_d` is JSON `volumeID`."""
+
+    volume_i_d: str = ""
+    fs_type: str = ""
+    read_only: bool = False
+
+    @property
+    def volume_id(self) -> str:
+        return self.volume_i_d
+
+
+@frozen
+class VsphereVirtualDiskVolumeSource:
+    """An in-tree vSphere disk (`vsphereVolume`)."""
+
+    volume_path: str = ""
+    fs_type: str = ""
+
+
+@frozen
+class PortworxVolumeSource:
+    """An in-tree Portworx volume. `volume_i_d` is JSON `volumeID`."""
+
+    volume_i_d: str = ""
+    fs_type: str = ""
+    read_only: bool = False
+
+    @property
+    def volume_id(self) -> str:
+        return self.volume_i_d
+
+
+@frozen
 class Volume:
-    """A pod volume: its name and the one source the scheduler may care about."""
+    """A pod volume: its name and the one source the scheduler may care about (claims,
+    generic ephemeral volumes, and the in-tree disks VolumeRestrictions checks and CSI
+    migration moves to a CSI driver)."""
 
     name: str = ""
     persistent_volume_claim: PersistentVolumeClaimVolumeSource | None = None
@@ -125,6 +185,11 @@ class Volume:
     aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = None
     rbd: RBDVolumeSource | None = None
     iscsi: ISCSIVolumeSource | None = None
+    azure_disk: AzureDiskVolumeSource | None = None
+    azure_file: AzureFileVolumeSource | None = None
+    cinder: CinderVolumeSource | None = None
+    vsphere_volume: VsphereVirtualDiskVolumeSource | None = None
+    portworx_volume: PortworxVolumeSource | None = None
 
 
 def ephemeral_claim_name(pod_name: str, volume: Volume) -> str:

@@ -1,4 +1,5 @@
-"""`simulate`'s progress on a terminal (stderr): loading, then pods decided, attempts, ETA."""
+"""`simulate`'s progress on a terminal (stderr): loading (bytes and objects read, time
+left), then pods decided, attempts, ETA."""
 
 from __future__ import annotations
 
@@ -16,19 +17,69 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.status import Status
+
+from kubesched.api._load_progress import LoadProgress, Watcher
 
 PROGRESS_AFTER_SECONDS = 2.0
 """A progress bar appears (on a terminal) once a simulation has run this long."""
+REFRESH_SECONDS = 0.1
+"""The loading spinner's text changes at most this often."""
+_MB = 1_000_000
+
+
+def _duration(seconds: float) -> str:
+    """`42 s`, `3 min 5 s`, `1 h 2 min`."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
+def describe_loading(what: str, progress: LoadProgress) -> str:
+    """`reading x.yaml: 45.2 of 120.0 MB, 12,345 objects, about 30 s left` (no size for
+    standard input, no time left until there is a pace to go by)."""
+    parts = []
+    if progress.total_bytes:
+        done, total = progress.done_bytes / _MB, progress.total_bytes / _MB
+        parts.append(f"{done:.1f} of {total:.1f} MB")
+    parts.append(f"{progress.objects:,} object{'s' if progress.objects != 1 else ''}")
+    left = progress.seconds_left
+    if left is not None and progress.done_bytes < progress.total_bytes:
+        parts.append(f"about {_duration(left)} left")
+    return f"{what}: {', '.join(parts)}"
+
+
+class LoadingDisplay:
+    """A `Watcher` that rewrites the spinner's text with the load's progress, at most every
+    REFRESH_SECONDS (the last text written is `text`)."""
+
+    def __init__(self, status: Status, what: str) -> None:
+        self._status = status
+        self._what = what
+        self._shown_at = 0.0
+        self.text = what
+
+    def __call__(self, progress: LoadProgress) -> None:
+        now = time.monotonic()
+        if now - self._shown_at < REFRESH_SECONDS:
+            return
+        self._shown_at = now
+        self.text = describe_loading(self._what, progress)
+        self._status.update(self.text)
 
 
 @contextmanager
-def loading(console: Console, what: str) -> Iterator[None]:
-    """A spinner saying what is being read, on a terminal only."""
+def loading(console: Console, what: str) -> Iterator[Watcher | None]:
+    """A spinner saying what is being read, then how far (bytes, objects, time left), on a
+    terminal only; yields the watcher to hand the loader (None off a terminal)."""
     if not console.is_terminal:
-        yield
+        yield None
         return
-    with console.status(what):
-        yield
+    with console.status(what) as status:
+        yield LoadingDisplay(status, what)
 
 
 class ProgressBar:

@@ -24,7 +24,7 @@ from kubesched.api._labels import (
     Selector,
 )
 from kubesched.api._names import validate_label_key, validate_label_value
-from kubesched.scheduler.outcome import SCHEDULED, PodOutcome
+from kubesched.scheduler.outcome import PREEMPTED, SCHEDULED, PodOutcome
 
 _SET = re.compile(r"^\s*(?P<key>[^\s!=()]+)\s+(?P<op>in|notin)\s+\((?P<values>[^()]*)\)\s*$")
 _EQUALITY = re.compile(r"^\s*(?P<key>[^\s!=()]+)\s*(?P<op>==|=|!=)\s*(?P<value>[^\s!=(),]*)\s*$")
@@ -75,6 +75,12 @@ def parse_label_selector(text: str) -> Selector:
     return Selector(tuple(_requirement(part, text) for part in _split(text)))
 
 
+NODES_SHOWN, NODES_ALL, NODES_NONE = "shown", "all", "none"
+NODE_CHOICES = (NODES_SHOWN, NODES_ALL, NODES_NONE)
+"""`--nodes`: the nodes the shown pods touched (every node when no pod is left out), every
+node, or no node table."""
+
+
 @frozen
 class Selection:
     """What to show of a simulation's results."""
@@ -84,6 +90,12 @@ class Selection:
     only_failed: bool = False
     explain_all: bool = False
     explain_pods: frozenset[str] = frozenset()
+    nodes: str = NODES_SHOWN
+
+    @property
+    def narrows(self) -> bool:
+        """Whether some pods may be left out of what is shown."""
+        return self.only_failed or self.namespace is not None or not self.selector.empty
 
     @property
     def explains(self) -> bool:
@@ -106,3 +118,40 @@ class Selection:
             return False
         in_namespace = self.namespace is None or pod.metadata.namespace == self.namespace
         return in_namespace and self.selector.matches(pod.metadata.labels)
+
+
+def touched_nodes(
+    shown: Iterable[PodOutcome], outcomes: Iterable[PodOutcome], pods: Mapping[str, Pod]
+) -> set[str]:
+    """The nodes the shown pods touched: where each went, the node it was nominated to, the
+    nodes its victims ran on, and, for a pod preempted in this run, the node its preemptor
+    took it from."""
+    by_pod = {o.pod: o for o in outcomes}
+    touched: set[str] = set()
+    for outcome in shown:
+        touched.update(n for n in (outcome.node, outcome.nominated_node) if n)
+        for victim in outcome.victims:
+            pod = pods.get(victim)
+            node = pod.spec.node_name if pod is not None else ""
+            touched.add(node or outcome.nominated_node or "")
+        preemptor = by_pod.get(outcome.preempted_by or "")
+        if outcome.status == PREEMPTED and preemptor is not None and preemptor.nominated_node:
+            touched.add(preemptor.nominated_node)
+    touched.discard("")
+    return touched
+
+
+def nodes_to_show(
+    selection: Selection,
+    names: Iterable[str],
+    shown: Iterable[PodOutcome],
+    outcomes: Iterable[PodOutcome],
+    pods: Mapping[str, Pod],
+) -> list[str]:
+    """The node rows `--nodes` asks for, in the cluster's order."""
+    if selection.nodes == NODES_NONE:
+        return []
+    if selection.nodes == NODES_ALL or not selection.narrows:
+        return list(names)
+    touched = touched_nodes(shown, outcomes, pods)
+    return [name for name in names if name in touched]

@@ -4,7 +4,7 @@ shown, their explanations, and the nodes. Data is printed as text, never as mark
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -21,6 +21,8 @@ STATUS_STYLES = {
     "Error": "red",
     "Preempted": "magenta",
     "Deleted": "magenta",
+    "Gated": "cyan",
+    "Skipped": "magenta",
 }
 REASON_WIDTH = 80
 """Reasons wrap at this width; names are never cut or wrapped."""
@@ -35,15 +37,22 @@ def print_result(
     explained: Callable[[PodOutcome], bool],
     *,
     wide: bool = False,
+    nodes: Collection[str] | None = None,
 ) -> None:
-    """Everything `simulate -o table|wide` prints for a result."""
+    """Everything `simulate -o table|wide` prints for a result; the node table has the
+    `nodes` named (every node when None, no table when empty)."""
     console.print(_counts(result), markup=False, highlight=False)
     _print_failures(console, shown)
     _print_pods(console, shown, wide)
     for outcome in shown:
         if explained(outcome):
             _print_explanation(console, outcome)
-    _print_nodes(console, result.summary.nodes)
+    usage = result.summary.nodes
+    if nodes is not None:
+        wanted = set(nodes)
+        usage = [u for u in usage if u.name in wanted]
+    if usage:
+        _print_nodes(console, usage)
 
 
 def _counts(result: SimulationResult) -> str:
@@ -52,6 +61,8 @@ def _counts(result: SimulationResult) -> str:
         f"Scheduled: {s.scheduled}   Unschedulable: {s.unschedulable}   Errors: {s.errors}   "
         + (f"Preempted: {s.preempted}   " if s.preempted else "")
         + (f"Deleted: {s.deleted}   " if s.deleted else "")
+        + (f"Gated: {s.gated}   " if s.gated else "")
+        + (f"Skipped (being deleted): {s.skipped}   " if s.skipped else "")
         + f"Pods for other schedulers (left alone): {s.other_schedulers}"
     )
 

@@ -17,6 +17,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "config": ("kubesched.cli.config", "KubeSchedulerConfiguration files: defaults, validation."),
     "simulate": ("kubesched.cli.simulate", "Schedule the pending pods of manifests; show why."),
     "replay": ("kubesched.cli.replay", "Replay a scenario's timed events on a simulated clock."),
+    "compare": ("kubesched.cli.compare", "Run several configs on one input; show what differs."),
+    "sweep": ("kubesched.cli.sweep", "Run a grid of configs, inputs and seeds into one table."),
     "run": ("kubesched.cli.run", "Schedule the pods of a live cluster named for our profiles."),
     "new-plugin": ("kubesched.cli.new_plugin", "Create a plugin distribution from the template."),
 }

@@ -23,7 +23,13 @@ from kubesched.api._manifests import load_manifests
 from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._json import dumps_indented
 from kubesched.cli._progress import ProgressBar, loading
-from kubesched.cli._selection import Selection, parse_label_selector
+from kubesched.cli._selection import (
+    NODE_CHOICES,
+    NODES_SHOWN,
+    Selection,
+    nodes_to_show,
+    parse_label_selector,
+)
 from kubesched.cli._simulate_table import print_result
 from kubesched.cli.output import API_VERSION, discovered_registry, stdout_console
 from kubesched.cluster.memory import InMemoryCluster
@@ -56,6 +62,7 @@ def _selection(
     only_failed: bool,
     explain: bool,
     explain_pods: tuple[str, ...],
+    nodes: str = NODES_SHOWN,
 ) -> Selection:
     return Selection(
         namespace=namespace,
@@ -63,6 +70,7 @@ def _selection(
         only_failed=only_failed,
         explain_all=explain,
         explain_pods=frozenset(p if "/" in p else f"default/{p}" for p in explain_pods),
+        nodes=nodes,
     )
 
 
@@ -94,6 +102,15 @@ def _selection(
     "a in (x,y), a notin (x), a, !a; comma-separated).",
 )
 @click.option("--only-failed", is_flag=True, help="Show only the pods that were not scheduled.")
+@click.option(
+    "--nodes",
+    "nodes",
+    type=click.Choice(NODE_CHOICES),
+    default=NODES_SHOWN,
+    show_default=True,
+    help="The node table: the nodes the pods shown went to, were nominated to or had victims "
+    "on (every node when -n, -l and --only-failed leave no pod out), every node, or none.",
+)
 @click.option("--explain", is_flag=True, help="Also show every node's Filter and Score results.")
 @click.option(
     "--explain-pod",
@@ -133,6 +150,7 @@ def command(
     namespace: str | None,
     selector: str,
     only_failed: bool,
+    nodes: str,
     explain: bool,
     explain_pods: tuple[str, ...],
     metrics_file: Path | None,
@@ -143,14 +161,14 @@ def command(
     """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
     if cluster == "-" and str(config) == "-":
         raise click.UsageError("CLUSTER and --config cannot both be standard input (-)")
-    selection = _selection(namespace, selector, only_failed, explain, explain_pods)
+    selection = _selection(namespace, selector, only_failed, explain, explain_pods, nodes)
     if metrics_file is not None:
         check_writable(metrics_file)
     registry = discovered_registry()
     cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     stderr = Console(stderr=True)
-    with loading(stderr, f"reading {'standard input' if cluster == '-' else cluster}"):
-        objects = load_manifests(cluster, feature_gates=feature_gates)
+    with loading(stderr, f"reading {'standard input' if cluster == '-' else cluster}") as watch:
+        objects = load_manifests(cluster, feature_gates=feature_gates, progress=watch)
         try:
             memory = InMemoryCluster.of(objects)
         except InputError as exc:
@@ -185,13 +203,17 @@ def command(
     if metrics_file is not None:
         simulation.scheduler.refresh_gauges()
         metrics_file.write_bytes(metrics.exposition())
-    shown = selection.shown(result.outcomes, {pod.key: pod for pod in objects.pods})
+    pods = {pod.key: pod for pod in objects.pods}
+    shown = selection.shown(result.outcomes, pods)
     for key in sorted(selection.explain_pods - {o.pod for o in result.outcomes}):
         warning = f"--explain-pod {key}: no pending pod of a profile here has that name"
         click.echo(f"warning: {warning}", err=True)
         warnings.append(warning)
     if output in ("table", "wide"):
-        print_result(stdout_console(), result, shown, selection.explained, wide=output == "wide")
+        names = [u.name for u in result.summary.nodes]
+        rows = nodes_to_show(selection, names, shown, result.outcomes, pods)
+        table = stdout_console()
+        print_result(table, result, shown, selection.explained, wide=output == "wide", nodes=rows)
         return
     document = {
         "apiVersion": API_VERSION,

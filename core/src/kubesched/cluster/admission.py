@@ -1,9 +1,13 @@
-"""Priority admission: what the API server does to a pod's priority before the scheduler sees it.
+"""Admission: what the API server does to a new pod before the scheduler sees it.
 
-A pod naming a PriorityClass gets its value (and its preemptionPolicy when the
-pod sets none); a pod naming none gets the global default class, or priority 0.
-A pod that already carries `spec.priority` (as `kubectl get -o yaml` prints it)
-is taken as admitted.
+Priority: a pod naming a PriorityClass gets its value (and its preemptionPolicy
+when the pod sets none); a pod naming none gets the global default class, or
+priority 0. A pod that already carries `spec.priority` (as `kubectl get -o yaml`
+prints it) is taken as admitted.
+
+Scheduling gates: a pod created with `spec.schedulingGates` and no PodScheduled
+condition gets one, False with reason `SchedulingGated` (the pod strategy's
+applySchedulingGatedCondition).
 """
 
 from __future__ import annotations
@@ -12,9 +16,12 @@ from collections.abc import Iterable, Mapping
 
 from attrs import evolve
 
-from kubesched.api import ObjectMeta, Pod, PriorityClass
+from kubesched.api import ObjectMeta, Pod, PodCondition, PriorityClass
 from kubesched.errors import InputError
 
+SCHEDULING_GATED = "SchedulingGated"
+"""The PodScheduled reason the API server gives a pod created with scheduling gates."""
+SCHEDULING_GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
 SYSTEM_CLUSTER_CRITICAL = "system-cluster-critical"
 SYSTEM_NODE_CRITICAL = "system-node-critical"
 SYSTEM_CRITICAL_PRIORITY = 2_000_000_000
@@ -74,3 +81,19 @@ def admit_priority(pod: Pod, classes: Mapping[str, PriorityClass]) -> Pod:
             preemption_policy=policy,
         ),
     )
+
+
+def admit_scheduling_gates(pod: Pod) -> Pod:
+    """A gated pod without a PodScheduled condition gets `SchedulingGated` (as created)."""
+    if not pod.spec.scheduling_gates:
+        return pod
+    if any(c.type == "PodScheduled" for c in pod.status.conditions):
+        return pod
+    condition = PodCondition(
+        type="PodScheduled",
+        status="False",
+        reason=SCHEDULING_GATED,
+        message=SCHEDULING_GATED_MESSAGE,
+    )
+    conditions = [*pod.status.conditions, condition]
+    return evolve(pod, status=evolve(pod.status, conditions=conditions))

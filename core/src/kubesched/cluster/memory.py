@@ -31,9 +31,14 @@ from kubesched.api import (
     PriorityClass,
     Service,
     StorageClass,
+    VolumeAttachment,
     Workload,
 )
-from kubesched.cluster.admission import admit_priority, priority_classes_by_name
+from kubesched.cluster.admission import (
+    admit_priority,
+    admit_scheduling_gates,
+    priority_classes_by_name,
+)
 from kubesched.cluster.storage import InMemoryStorage
 from kubesched.errors import InputError, KubeschedError
 
@@ -60,6 +65,7 @@ class InMemoryCluster(InMemoryStorage):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        volume_attachments: Iterable[VolumeAttachment] = (),
         namespaces: Iterable[Namespace] = (),
         workloads: Iterable[Workload] = (),
     ) -> None:
@@ -77,7 +83,13 @@ class InMemoryCluster(InMemoryStorage):
         self._nodes: dict[str, Node] = {}
         self._pods: dict[str, Pod] = {}
         self._changes: list[Change] = []
-        self._init_storage(persistent_volumes, persistent_volume_claims, storage_classes, csi_nodes)
+        self._init_storage(
+            persistent_volumes,
+            persistent_volume_claims,
+            storage_classes,
+            csi_nodes,
+            volume_attachments,
+        )
         for node in nodes:
             self.add_node(node)
         for pod in pods:
@@ -95,6 +107,7 @@ class InMemoryCluster(InMemoryStorage):
             persistent_volume_claims=objects.persistent_volume_claims,
             storage_classes=objects.storage_classes,
             csi_nodes=objects.csi_nodes,
+            volume_attachments=objects.volume_attachments,
             namespaces=objects.namespaces,
             workloads=objects.workloads,
         )
@@ -161,10 +174,11 @@ class InMemoryCluster(InMemoryStorage):
     # -- pods ----------------------------------------------------------------------------
 
     def add_pod(self, pod: Pod) -> Pod:
-        """Create a pod (priority admission applied); returns it as stored."""
+        """Create a pod (priority and scheduling-gate admission applied); returns it as
+        stored."""
         if pod.uid in self._pods:
             raise InputError(f"pod uid {pod.uid} is already used", obj=f"Pod {pod.key}")
-        pod = admit_priority(pod, self._priority_classes)
+        pod = admit_scheduling_gates(admit_priority(pod, self._priority_classes))
         self._pods[pod.uid] = pod
         self._emit(None, pod)
         return pod

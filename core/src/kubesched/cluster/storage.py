@@ -1,5 +1,6 @@
-"""The storage half of the in-memory cluster: PersistentVolumes, claims, StorageClasses
-and CSINodes, listed for the volume plugins and updated as the API server would.
+"""The storage half of the in-memory cluster: PersistentVolumes, claims, StorageClasses,
+CSINodes and VolumeAttachments, listed for the volume plugins and updated as the API server
+would.
 
 Every change is recorded as an (old, new) pair through the cluster's `_emit`,
 like the pods and nodes are, so the scheduler's queue hears of new claims and
@@ -22,6 +23,7 @@ from kubesched.api import (
     PersistentVolume,
     PersistentVolumeClaim,
     StorageClass,
+    VolumeAttachment,
     claim_class,
 )
 from kubesched.cluster.pv_controller import (
@@ -39,12 +41,14 @@ class StorageError(KubeschedError):
 
 
 class InMemoryStorage:
-    """PVs, PVCs, StorageClasses and CSINodes held in memory (a mixin of the cluster)."""
+    """PVs, PVCs, StorageClasses, CSINodes and VolumeAttachments held in memory (a mixin of
+    the cluster)."""
 
     _pvs: dict[str, PersistentVolume]
     _pvcs: dict[tuple[str, str], PersistentVolumeClaim]
     _classes: dict[str, StorageClass]
     _csi_nodes: dict[str, CSINode]
+    _attachments: dict[str, VolumeAttachment]
 
     def _emit(self, old: Any, new: Any) -> None:
         raise NotImplementedError
@@ -58,11 +62,13 @@ class InMemoryStorage:
         persistent_volume_claims: Iterable[PersistentVolumeClaim],
         storage_classes: Iterable[StorageClass],
         csi_nodes: Iterable[CSINode],
+        volume_attachments: Iterable[VolumeAttachment] = (),
     ) -> None:
         self._pvs = {}
         self._pvcs = {}
         self._classes = {sc.metadata.name: sc for sc in storage_classes}
         self._csi_nodes = {c.metadata.name: c for c in csi_nodes}
+        self._attachments = {va.metadata.name: va for va in volume_attachments}
         for pv in persistent_volumes:
             self.create_persistent_volume(volume_phase(pv))
         for pvc in persistent_volume_claims:
@@ -98,7 +104,23 @@ class InMemoryStorage:
     def get_csi_node(self, name: str) -> CSINode | None:
         return self._csi_nodes.get(name)
 
+    def volume_attachments(self) -> Sequence[VolumeAttachment]:
+        return list(self._attachments.values())
+
     # -- writes --------------------------------------------------------------------------
+
+    def create_volume_attachment(self, va: VolumeAttachment) -> VolumeAttachment:
+        if va.metadata.name in self._attachments:
+            raise StorageError(f'volumeattachments "{va.metadata.name}" already exists')
+        self._attachments[va.metadata.name] = va
+        self._emit(None, va)
+        return va
+
+    def delete_volume_attachment(self, name: str) -> None:
+        old = self._attachments.pop(name, None)
+        if old is None:
+            raise StorageError(f'volumeattachments "{name}" not found')
+        self._emit(old, None)
 
     def create_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume:
         if pv.metadata.name in self._pvs:

@@ -29,6 +29,7 @@ class EventResource(str, enum.Enum):
     PERSISTENT_VOLUME_CLAIM = "PersistentVolumeClaim"
     STORAGE_CLASS = "StorageClass"
     CSI_NODE = "CSINode"
+    VOLUME_ATTACHMENT = "VolumeAttachment"
     WILDCARD = "*"
 
 

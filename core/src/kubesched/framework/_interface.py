@@ -21,6 +21,7 @@ from kubesched.api import (
     PodDisruptionBudget,
     Service,
     StorageClass,
+    VolumeAttachment,
 )
 from kubesched.features import FeatureGates
 from kubesched.framework._cycle_state import CycleState
@@ -82,7 +83,7 @@ class ClusterClient(Protocol):
         ...
 
     # The storage listers the volume plugins read (upstream's PV, PVC, StorageClass and
-    # CSINode informer listers).
+    # CSINode and VolumeAttachment informer listers).
 
     def persistent_volumes(self) -> Sequence[PersistentVolume]:
         """Every PersistentVolume."""
@@ -104,6 +105,10 @@ class ClusterClient(Protocol):
 
     def get_csi_node(self, name: str) -> CSINode | None:
         """The CSINode of this (node) name, or None."""
+        ...
+
+    def volume_attachments(self) -> Sequence[VolumeAttachment]:
+        """Every VolumeAttachment (upstream's VolumeAttachment informer lister)."""
         ...
 
 

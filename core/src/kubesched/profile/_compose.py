@@ -6,9 +6,10 @@ here, so a configuration means the same thing wherever it is run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from kubesched.api import Pod
 from kubesched.cluster import InMemoryCluster, MemoryEventRecorder
 from kubesched.config import KubeSchedulerConfiguration, apply_defaults, read_config, read_text
 from kubesched.config.loader import source_name
@@ -77,7 +78,7 @@ def build_scheduler(
     recorder: EventRecorder,
     profiles: Sequence[EffectiveProfile] | None = None,
     seed: int = 0,
-    explain: bool = False,
+    explain: bool | Callable[[Pod], bool] = False,
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     simulated: bool = False,
@@ -118,7 +119,7 @@ def build_simulation(
     *,
     profiles: Sequence[EffectiveProfile] | None = None,
     seed: int = 0,
-    explain: bool = False,
+    explain: bool | Callable[[Pod], bool] = False,
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
@@ -126,7 +127,9 @@ def build_simulation(
     ties: str = TIES_RANDOM,
 ) -> Simulation:
     """A simulation of `cfg` (or of `profiles`) on the in-memory `cluster`, on a simulated
-    clock; a pod is tried `max_attempts` times at most; `ties` as in `build_scheduler`."""
+    clock; a pod is tried `max_attempts` times at most; `ties` as in `build_scheduler`.
+    `explain`: record per-node explanations for every pod, or for the pods a predicate
+    chooses."""
     clock = SimulatedClock()
     scheduler = build_scheduler(
         cfg,

@@ -3,8 +3,9 @@
 Filtering visits nodes from where the previous pod stopped and stops once
 `num_feasible_nodes_to_find` nodes pass; a pod nominated to a node tries that
 node alone first; one feasible node is taken without scoring; the highest
-total score wins, ties broken at random by the scheduler's seeded generator, or by
-the `first` rule (`ties`).
+total score wins, ties broken uniformly at random by the scheduler's seeded generator
+(v1.30's selectHost did so; v1.35 pops a heap whose order among tied nodes depends on the
+parallel Filter's timing, which no seed reproduces), or by the `first` rule (`ties`).
 The scheduler's extenders filter after the Filter plugins and add their
 scores to the plugins' totals (`extenders.cycle`).
 """

@@ -20,6 +20,7 @@ from kubesched.api import (
     PersistentVolumeClaim,
     Pod,
     StorageClass,
+    VolumeAttachment,
 )
 from kubesched.framework._events import (
     ASSIGNED_POD_ADD,
@@ -46,6 +47,7 @@ _STORAGE_RESOURCES: dict[type, EventResource] = {
     PersistentVolumeClaim: EventResource.PERSISTENT_VOLUME_CLAIM,
     StorageClass: EventResource.STORAGE_CLASS,
     CSINode: EventResource.CSI_NODE,
+    VolumeAttachment: EventResource.VOLUME_ATTACHMENT,
 }
 """The storage kinds whose changes are cluster events for the volume plugins."""
 

@@ -27,6 +27,7 @@ from kubesched.api import (
     PodDisruptionBudget,
     Service,
     StorageClass,
+    VolumeAttachment,
 )
 from kubesched.features import POD_LEVEL_RESOURCES, FeatureGates
 from kubesched.scheduler.source import ClusterSource, ObjectChange
@@ -105,6 +106,9 @@ class _WithoutPodLevelResources:
 
     def get_csi_node(self, name: str) -> CSINode | None:
         return self.inner.get_csi_node(name)
+
+    def volume_attachments(self) -> Sequence[VolumeAttachment]:
+        return self.inner.volume_attachments()
 
 
 def gated_source(cluster: ClusterSource, feature_gates: FeatureGates) -> ClusterSource:

@@ -19,7 +19,14 @@ PREEMPTED = "Preempted"
 """Bound in this run, then evicted to make room for another pod."""
 DELETED = "Deleted"
 """Bound in this run, then deleted (not by preemption)."""
-STATUSES = (SCHEDULED, UNSCHEDULABLE, ERROR, PREEMPTED, DELETED)
+GATED = "Gated"
+"""Never attempted: a PreEnqueue plugin (SchedulingGates, say) held it out of the queue.
+A pod with `spec.schedulingGates` carries the API server's PodScheduled condition, reason
+`SchedulingGated`."""
+SKIPPED = "Skipped"
+"""Being deleted (`metadata.deletionTimestamp` set) when popped: upstream's skipPodSchedule
+drops it with a FailedScheduling event and no condition, and never retries it."""
+STATUSES = (SCHEDULED, UNSCHEDULABLE, ERROR, PREEMPTED, DELETED, GATED, SKIPPED)
 
 
 @define

@@ -95,6 +95,8 @@ def summary_document(summary: Summary, simulated_seconds: float) -> dict[str, An
         "errors": summary.errors,
         "preempted": summary.preempted,
         "deleted": summary.deleted,
+        "gated": summary.gated,
+        "skipped": summary.skipped,
         "otherSchedulers": summary.other_schedulers,
         "simulatedSeconds": simulated_seconds,
         "nodes": [_usage(u) for u in summary.nodes],

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from attrs import define, evolve
 
@@ -39,6 +39,7 @@ from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.outcome import (
     ERROR,
     SCHEDULED,
+    SKIPPED,
     UNSCHEDULABLE,
     PodOutcome,
     claimed_volumes,
@@ -93,7 +94,7 @@ class ScheduleOne:
     clock: Clock
     recorder: EventRecorder
     metrics: SchedulerMetrics
-    explain: bool
+    explain: bool | Callable[[Pod], bool]
     cache: Cache
     snapshot: Snapshot
     queue: SchedulingQueue
@@ -112,6 +113,11 @@ class ScheduleOne:
     _sampler: random.Random
     _bindings: dict[str, _Binding]
 
+    def explains(self, pod: Pod) -> bool:
+        """Whether this pod's attempts record per-node explanations (`explain` is a flag
+        for every pod, or a predicate choosing some)."""
+        return self.explain if isinstance(self.explain, bool) else self.explain(pod)
+
     # -- the scheduling cycle --------------------------------------------------------
 
     def schedule_one(self, entry: QueueEntry) -> None:
@@ -125,7 +131,7 @@ class ScheduleOne:
         if pod.metadata.deletion_timestamp is not None:
             message = f"skip schedule deleting pod: {pod.key}"
             self.recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", message)
-            outcome.status, outcome.message = UNSCHEDULABLE, message
+            outcome.status, outcome.message = SKIPPED, message
             self.queue.done(pod.uid)
             return
         if self.cache.is_assumed(pod):
@@ -147,16 +153,16 @@ class ScheduleOne:
             finally:
                 self.metrics.scheduling_algorithm_duration.observe(time.perf_counter() - start)
         except FitError as err:
-            if self.explain:
+            if self.explains(entry.pod):
                 explain_failure(self.snapshot, outcome, err, self.algorithm.verdicts)
             self._after_fit_error(entry, fw, state, err, start)
             return
         except (ScheduleError, CycleTimeout) as err:
-            outcome.nodes = {} if self.explain else None
+            outcome.nodes = {} if self.explains(entry.pod) else None
             status = err.status if isinstance(err, ScheduleError) else Status.error(err)
             self.handle_scheduling_failure(entry, fw, status, "", start)
             return
-        if self.explain:
+        if self.explains(entry.pod):
             explain_result(self.snapshot, outcome, result, self.algorithm.verdicts)
         self._assume_and_permit(entry, fw, state, result, start)
 
@@ -178,7 +184,7 @@ class ScheduleOne:
                 outcome = self.outcomes[entry.pod.uid]
                 if result.nominated_node_name:
                     outcome.nominated_node = result.nominated_node_name
-                if self.explain and result.details is not None:
+                if self.explains(entry.pod) and result.details is not None:
                     outcome.preemption = result.details
                 victims = self._evicted(result.victims)
                 outcome.victims.extend(v for v in victims if v not in outcome.victims)

@@ -10,7 +10,7 @@ cluster's listing. Cluster changes reach it between cycles (`sync`, in
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from attrs import frozen
 
@@ -62,7 +62,7 @@ class Scheduler(ScheduleOne, EventHandlers):
         settings: SchedulerSettings | None = None,
         seed: int = 0,
         metrics: SchedulerMetrics | None = None,
-        explain: bool = False,
+        explain: bool | Callable[[Pod], bool] = False,
         cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
         extenders: Sequence[HTTPExtender] = (),
         record_extender_bindings: bool = False,

@@ -24,8 +24,10 @@ from kubesched.scheduler.loop import next_moment, next_pod, reach
 from kubesched.scheduler.outcome import (
     DELETED,
     ERROR,
+    GATED,
     PREEMPTED,
     SCHEDULED,
+    SKIPPED,
     STATUSES,
     UNSCHEDULABLE,
     PodOutcome,
@@ -70,6 +72,10 @@ class Summary:
     nodes: list[NodeUsage]
     preempted: int = 0
     deleted: int = 0
+    gated: int = 0
+    """Pending pods never attempted: held by a PreEnqueue plugin (scheduling gates)."""
+    skipped: int = 0
+    """Pending pods being deleted, which the scheduler skips."""
 
 
 @frozen
@@ -189,6 +195,7 @@ class Simulation:
                 PodOutcome(
                     pod.key,
                     fw.profile_name,
+                    status=UNSCHEDULABLE if status is None else GATED,
                     message="" if status is None else status.message,
                 )
             )
@@ -206,5 +213,7 @@ class Simulation:
             _node_usage(self.cluster),
             preempted=counts[PREEMPTED],
             deleted=counts[DELETED],
+            gated=counts[GATED],
+            skipped=counts[SKIPPED],
         )
         return SimulationResult(outcomes, summary, self.clock.now(), self.cycles)

@@ -43,6 +43,7 @@ from kubesched.api import (
     PodDisruptionBudget,
     PriorityClass,
     StorageClass,
+    VolumeAttachment,
     unstructure,
 )
 from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
@@ -57,6 +58,7 @@ _KINDS: dict[type, tuple[str, str, str]] = {
     PersistentVolumeClaim: ("v1", "persistentvolumeclaims", "PersistentVolumeClaim"),
     StorageClass: ("storage.k8s.io/v1", "storageclasses", "StorageClass"),
     CSINode: ("storage.k8s.io/v1", "csinodes", "CSINode"),
+    VolumeAttachment: ("storage.k8s.io/v1", "volumeattachments", "VolumeAttachment"),
 }
 _PATH = re.compile(
     r"^/(?:api/(?P<core>v1)|apis/(?P<group>[^/]+/[^/]+))"

@@ -27,13 +27,8 @@ from kubesched.framework._points import EXTENSION_POINTS
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, points_of
 from kubesched.framework._status import Status
-from kubesched.testing.harness import (
-    PluginSource,
-    _Bench,
-    _factory_and_name,
-    _raise_on_error,
-    _typed_args,
-)
+from kubesched.testing._plugin_source import PluginSource, _factory_and_name, _typed_args
+from kubesched.testing.harness import _Bench, _raise_on_error
 
 
 class FrameworkHarness(_Bench):

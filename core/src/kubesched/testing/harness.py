@@ -13,12 +13,10 @@ its per-node ones.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeAlias, TypeVar, cast, overload
+from typing import Any, Generic, TypeVar, cast, overload
 
 import numpy as np
-import pluggy
 from attrs import evolve
 
 from kubesched.api import (
@@ -29,18 +27,15 @@ from kubesched.api import (
     PersistentVolumeClaim,
     Pod,
     StorageClass,
+    VolumeAttachment,
     Workload,
 )
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.cluster.recorder import MemoryEventRecorder
 from kubesched.config import DEFAULT_SCHEDULER_NAME
-from kubesched.config.converter import StructureError
-from kubesched.config.plugin_args import structure_args
-from kubesched.errors import ConfigError, PluginError
+from kubesched.errors import PluginError
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
-from kubesched.framework import hookspecs
 from kubesched.framework._cycle_state import CycleState
-from kubesched.framework._interface import PluginFactory
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, hooks_of, points_of
 from kubesched.framework._runtime import Framework
@@ -50,57 +45,15 @@ from kubesched.scheduler.cache import Cache
 from kubesched.scheduler.clock import SimulatedClock
 from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.snapshot import Snapshot
-
-PluginSource: TypeAlias = object
-"""A plugin class (the factory its entry point names), or a plugin built already."""
+from kubesched.testing._plugin_source import (
+    PluginSource,
+    _factory_and_name,
+    _hook_caller,
+    _typed_args,
+)
 
 P = TypeVar("P")
 """The plugin's class: `PluginHarness(NodeName).plugin` is a `NodeName`."""
-
-
-def _factory_and_name(plugin: PluginSource, name: str | None) -> tuple[PluginFactory, str]:
-    """The factory to register and the plugin's name (its `name`, else the class name)."""
-    if inspect.isclass(plugin):
-        return plugin, name or str(getattr(plugin, "name", plugin.__name__))
-    if hooks_of(plugin):
-        return _prebuilt(plugin), name or str(getattr(plugin, "name", type(plugin).__name__))
-    raise PluginError(
-        f"{plugin!r} is neither a plugin class nor a plugin "
-        "(the framework reads a plugin's hooks from its class)"
-    )
-
-
-def _prebuilt(plugin: object) -> PluginFactory:
-    """A factory class with the plugin's hooks that returns `plugin` itself."""
-
-    class Prebuilt(type(plugin)):  # type: ignore[misc]
-        def __new__(cls, args: Any, handle: Any) -> Any:
-            return plugin
-
-    return Prebuilt
-
-
-def _typed_args(name: str, registry: Registry, args: Any) -> Any:
-    """`args` as the plugin's args class, validated, the way the config layer does it."""
-    if args is None or registry.args_type(name) is None:
-        return args
-    try:
-        typed = structure_args(name, registry, args, "args")
-    except StructureError as exc:
-        raise ConfigError(exc.errors) from None
-    validate = getattr(typed, "validate", None)
-    errors = validate("args") if validate is not None else []
-    if errors:
-        raise ConfigError(list(errors))
-    return typed
-
-
-def _hook_caller(plugin: object, name: str) -> pluggy.HookRelay:
-    """Hooks of this one plugin, callable by keyword with pluggy's argument matching."""
-    pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
-    pm.add_hookspecs(hookspecs)
-    pm.register(plugin, name=name)
-    return pm.hook
 
 
 class _Bench:
@@ -195,6 +148,7 @@ class PluginHarness(_Bench, Generic[P]):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        volume_attachments: Iterable[VolumeAttachment] = (),
         feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None: ...
 
@@ -214,6 +168,7 @@ class PluginHarness(_Bench, Generic[P]):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        volume_attachments: Iterable[VolumeAttachment] = (),
         feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None: ...
 
@@ -232,6 +187,7 @@ class PluginHarness(_Bench, Generic[P]):
         persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
         storage_classes: Iterable[StorageClass] = (),
         csi_nodes: Iterable[CSINode] = (),
+        volume_attachments: Iterable[VolumeAttachment] = (),
         feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ) -> None:
         factory, self.name = _factory_and_name(plugin, name)
@@ -251,6 +207,7 @@ class PluginHarness(_Bench, Generic[P]):
             persistent_volume_claims=persistent_volume_claims,
             storage_classes=storage_classes,
             csi_nodes=csi_nodes,
+            volume_attachments=volume_attachments,
             namespaces=namespaces,
             workloads=workloads,
         )

@@ -25,6 +25,7 @@ from kubesched.api import (
     PodDisruptionBudget,
     PriorityClass,
     StorageClass,
+    VolumeAttachment,
     Workload,
 )
 from kubesched.cluster.memory import InMemoryCluster
@@ -128,6 +129,7 @@ def simulate(
     persistent_volume_claims: Iterable[PersistentVolumeClaim] = (),
     storage_classes: Iterable[StorageClass] = (),
     csi_nodes: Iterable[CSINode] = (),
+    volume_attachments: Iterable[VolumeAttachment] = (),
     namespaces: Iterable[Namespace] = (),
     workloads: Iterable[Workload] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
@@ -167,6 +169,7 @@ def simulate(
         persistent_volume_claims=persistent_volume_claims,
         storage_classes=storage_classes,
         csi_nodes=csi_nodes,
+        volume_attachments=volume_attachments,
         namespaces=namespaces,
         workloads=workloads,
     )

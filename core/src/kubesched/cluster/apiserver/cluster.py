@@ -32,6 +32,7 @@ from kubesched.api import (
     PriorityClass,
     Service,
     StorageClass,
+    VolumeAttachment,
 )
 from kubesched.cluster.apiserver.kinds import (
     CSI_NODES,
@@ -45,6 +46,7 @@ from kubesched.cluster.apiserver.kinds import (
     PRIORITY_CLASSES,
     SERVICES,
     STORAGE_CLASSES,
+    VOLUME_ATTACHMENTS,
     WORKLOADS,
     Kind,
 )
@@ -166,6 +168,11 @@ class ApiServerCluster:
     def get_csi_node(self, name: str) -> CSINode | None:
         found: CSINode | None = self.stores.get(CSI_NODES, name)
         return found
+
+    def volume_attachments(self) -> Sequence[VolumeAttachment]:
+        if VOLUME_ATTACHMENTS not in self.kinds:
+            return []
+        return self.stores.objects(VOLUME_ATTACHMENTS)
 
     def services(self, namespace: str) -> Sequence[Service]:
         if SERVICES not in self.kinds:

@@ -27,6 +27,7 @@ from kubesched.api import (
     Service,
     StatefulSet,
     StorageClass,
+    VolumeAttachment,
 )
 
 
@@ -76,7 +77,16 @@ PERSISTENT_VOLUME_CLAIMS = Kind(
 )
 STORAGE_CLASSES = Kind("StorageClass", "storage.k8s.io/v1", "storageclasses", StorageClass, False)
 CSI_NODES = Kind("CSINode", "storage.k8s.io/v1", "csinodes", CSINode, False)
-STORAGE_KINDS = (PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES, CSI_NODES)
+VOLUME_ATTACHMENTS = Kind(
+    "VolumeAttachment", "storage.k8s.io/v1", "volumeattachments", VolumeAttachment, False
+)
+STORAGE_KINDS = (
+    PERSISTENT_VOLUMES,
+    PERSISTENT_VOLUME_CLAIMS,
+    STORAGE_CLASSES,
+    CSI_NODES,
+    VOLUME_ATTACHMENTS,
+)
 """What the volume plugins read."""
 
 NAMESPACES = Kind("Namespace", "v1", "namespaces", Namespace, namespaced=False)

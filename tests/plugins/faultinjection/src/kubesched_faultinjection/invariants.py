@@ -12,7 +12,15 @@ from typing import Any
 from kubesched.api import Pod, pod_requests
 from kubesched.scheduler import Simulation, SimulationResult
 
-FINAL_STATUSES = {"Scheduled", "Unschedulable", "Error", "Preempted", "Deleted"}
+FINAL_STATUSES = {
+    "Scheduled",
+    "Unschedulable",
+    "Error",
+    "Preempted",
+    "Deleted",
+    "Gated",
+    "Skipped",
+}
 
 
 def violations(
@@ -38,7 +46,7 @@ def violations(
     for o in result.outcomes:
         if o.status not in FINAL_STATUSES:
             found.append(f"{o.pod}: no final state ({o.status})")
-        elif o.status in ("Unschedulable", "Error") and not o.message:
+        elif o.status in ("Unschedulable", "Error", "Gated", "Skipped") and not o.message:
             found.append(f"{o.pod}: {o.status} without a reason")
         elif o.status == "Error" and '"' not in o.message:
             found.append(f"{o.pod}: an Error that names no plugin: {o.message}")

@@ -1,0 +1,115 @@
+"""`sweep --ray` on a real Ray cluster started here, on 127.0.0.1 only: the same table as local
+processes, and a worker killed mid-sweep costs its cell a retry, not a lost or duplicated row.
+
+Marked `ray`: the cluster takes 15-30 s to start, the tests about a minute in all
+(`uv run pytest -m ray`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sweep_testlib import without_timing, write_grid
+
+from kubesched.experiment._grid import load_grid
+from kubesched.experiment._ray import RayRunner
+from kubesched.experiment._runners import LocalRunner
+from kubesched.experiment._sweep import Sweep
+
+ray = pytest.importorskip("ray")
+
+pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[None]:
+    """A two-CPU Ray cluster on this machine: no dashboard, nothing listening beyond loopback."""
+    os.environ["RAY_ENABLE_UV_RUN_RUNTIME_ENV"] = "0"  # workers use this interpreter as it is
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _node_ip_address="127.0.0.1",
+    )
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_ray_and_local_processes_give_the_same_table(
+    ray_cluster: None, example_grid: Path, tmp_path: Path
+) -> None:
+    grid = load_grid(example_grid)
+    local = Sweep(grid, tmp_path / "local").run(LocalRunner(1))
+    remote = Sweep(grid, tmp_path / "ray").run(RayRunner())
+    assert len(remote) == 12
+    assert {row["runner"] for row in remote} == {"ray"}
+    assert without_timing(remote) == without_timing(local)
+
+
+def _cluster(path: Path, nodes: int, pods: int) -> Path:
+    """Enough pods that a cell runs for a few seconds."""
+    text = "".join(
+        f"---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{i:03d}}}\n"
+        f'status: {{allocatable: {{cpu: "8", memory: 32Gi, pods: "110"}}}}\n'
+        for i in range(nodes)
+    ) + "".join(
+        f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i:04d}, namespace: default}}\n"
+        f"spec: {{containers: [{{name: c, resources: {{requests: "
+        f'{{cpu: "{100 + (i * 37) % 900}m", memory: 1Gi}}}}}}]}}\n'
+        for i in range(pods)
+    )
+    path.write_text(text)
+    return path
+
+
+def _running_cell_pids() -> list[int]:
+    """Ray workers executing a cell now (Ray names the process after its task)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if command.startswith(b"ray::run_cell"):
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_worker_killed_mid_sweep_costs_a_retry_not_a_row(
+    ray_cluster: None, tmp_path: Path
+) -> None:
+    cluster = _cluster(tmp_path / "cluster.yaml", nodes=60, pods=600)
+    grid = load_grid(write_grid(tmp_path, f"- cluster: {cluster}\n", seeds="1-3"))
+    killed: list[int] = []
+
+    def kill_one() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not killed:
+            pids = _running_cell_pids()
+            if pids:
+                time.sleep(0.5)  # inside the run, not at its start
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    rows = Sweep(grid, tmp_path / "ray").run(RayRunner())
+    killer.join()
+    assert killed, "no worker was seen running a cell"
+    journal = [json.loads(line) for line in (tmp_path / "ray/cells.jsonl").read_text().splitlines()]
+    keys = [(r["config_hash"], r["input_hash"], r["seed"]) for r in journal]
+    assert len(keys) == len(set(keys)) == 6
+    assert {row["status"] for row in rows} == {"ok"}
+    local = Sweep(grid, tmp_path / "local").run(LocalRunner(1))
+    assert without_timing(rows) == without_timing(local)
