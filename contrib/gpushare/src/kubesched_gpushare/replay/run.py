@@ -1,7 +1,7 @@
 """One replay: one policy, one seed, the pods submitted one at a time, on kubesched's
 scenario engine (`kubesched.replay`).
 
-The pods arrive one per simulated second in the given order (`arrival_scenario`);
+The pods arrive one per simulated second in the given order (`arrival_events`);
 the engine gives each one scheduling cycle and, with `drop_unschedulable`, deletes
 a pod that does not fit (dropped, never retried); nothing else is ever deleted.
 Ties between the best nodes follow the engine's `ties` option. An observer
