@@ -71,6 +71,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/faults.py")
     session.run("python", "benchmarks/preemption.py")
     session.run("python", "benchmarks/scale.py")
+    session.run("python", "benchmarks/replay.py")
 
 
 @nox.session
@@ -85,4 +86,11 @@ def bench_quick(session: nox.Session) -> None:
     session.run("python", "benchmarks/faults.py", "--quick")
     session.run("python", "benchmarks/preemption.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/scale.py", "--quick", "--repeat", "1")
+    session.run("python", "benchmarks/replay.py", "--quick")
     session.run("python", "benchmarks/sweep.py", "--quick")
+
+
+@nox.session
+def badinput(session: nox.Session) -> None:
+    """The whole bad-input and misbehaving-plugin corpus through the CLI, with totals."""
+    session.run("python", "tests/badinput/run_corpus.py")

@@ -79,8 +79,8 @@ MANIFESTS: list[tuple[str, str, str]] = [
     ("pdb-selector-operator",
      "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec:\n"
      "  selector: {matchExpressions: [{key: a, operator: Near, values: [x]}]}\n",
-     'PodDisruptionBudget default/b: field spec.selector.matchExpressions[0].operator: Unsupported '
-     'value: "Near"'),
+     'PodDisruptionBudget default/b: field spec.selector.matchExpressions[0].operator: Invalid '
+     'value: "Near": not a valid selector operator'),
     ("unknown-priority-class", NODE + "---\n" + pod("spec: {priorityClassName: gold, containers: [{name: c}]}\n"),
      "Pod default/p: field spec.priorityClassName: no PriorityClass with name gold was found"),
 ]  # fmt: skip

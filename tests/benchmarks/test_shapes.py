@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 
 import _third_party
 import preemption
+import replay
 import scale
 
 from kubesched.cluster.memory import InMemoryCluster
@@ -71,3 +72,21 @@ def test_the_per_node_plugin_joins_filter_and_score_of_the_default_profile() -> 
 def test_third_party_run_schedules_every_pod() -> None:
     wall, cpu = _third_party.one_run(40, 30, with_plugin=True)
     assert wall > 0 and cpu > 0
+
+
+def test_replay_streams_a_day_of_arrivals_each_with_a_running_time() -> None:
+    shape = replay.Shape(3, 500)
+    events = replay.scenario(shape, seed=1).iter_events()
+    assert not isinstance(events, list | tuple)
+    times = [(e.at, e.duration) for e in events]
+    assert len(times) == 500
+    assert times == sorted(times, key=lambda t: t[0])
+    assert all(d is not None and d >= 0 for _, d in times)
+    assert 0.8 * replay.DAY < times[-1][0] < 1.2 * replay.DAY
+
+
+def test_replay_quick_runs_and_reports_rates() -> None:
+    report = replay.run(replay.Shape(20, 200, 3600.0), seed=0)
+    assert report["bound"] > 150
+    assert report["events"] > report["bound"]
+    assert report["events_per_second"] > 0 and report["simulated_seconds"] == 3600.0

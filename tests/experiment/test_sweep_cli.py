@@ -302,3 +302,13 @@ def test_a_scenario_input_is_replayed_and_its_metrics_are_columns(
     unknown = [r for r in rows if r["input"] == "unknown-format"]
     assert {r["status"] for r in unknown} == {"error"}
     assert "no-such-format" in unknown[0]["error"]
+
+
+def test_jobs_and_ray_together_are_a_usage_error(
+    capsys: pytest.CaptureFixture[str], example_grid: Path, tmp_path: Path
+) -> None:
+    argv = [str(example_grid), "--out", str(tmp_path / "out"), "--jobs", "2", "--ray", "auto"]
+    code, printed, err = sweep(capsys, *argv)
+    assert code == 2 and printed == ""
+    assert "--jobs and --ray cannot be used together" in err
+    assert not (tmp_path / "out").exists()

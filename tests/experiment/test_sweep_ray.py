@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sweep_testlib import without_timing, write_grid
+from sweep_testlib import EXAMPLES, without_timing, write_grid
 
+from kubesched.cli.main import main
 from kubesched.experiment._grid import load_grid
 from kubesched.experiment._ray import RayRunner
 from kubesched.experiment._runners import LocalRunner
@@ -113,3 +114,21 @@ def test_a_worker_killed_mid_sweep_costs_a_retry_not_a_row(
     assert {row["status"] for row in rows} == {"ok"}
     local = Sweep(grid, tmp_path / "local").run(LocalRunner(1))
     assert without_timing(rows) == without_timing(local)
+
+
+def test_the_command_line_runs_a_grid_on_the_ray_cluster_it_is_given(
+    ray_cluster: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grid = write_grid(tmp_path, f"- cluster: {EXAMPLES / 'quickstart'}\n", seeds="[5]")
+    out = tmp_path / "out"
+    try:
+        main(["sweep", str(grid), "--ray", "auto", "--out", str(out)])
+    except SystemExit as exc:
+        assert not exc.code
+    printed = capsys.readouterr().out
+    assert printed == f"2 cells (0 failed) in {out}/table.csv and {out}/table.parquet\n"
+    rows = [json.loads(line) for line in (out / "cells.jsonl").read_text().splitlines()]
+    assert [(r["config"], r["runner"], r["status"]) for r in rows] in (
+        [("spread", "ray", "ok"), ("pack", "ray", "ok")],
+        [("pack", "ray", "ok"), ("spread", "ray", "ok")],
+    )

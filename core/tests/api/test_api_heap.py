@@ -49,9 +49,9 @@ def test_loading_manifests_pauses_the_collector(
     import kubesched.api._manifests as manifests
 
     seen: list[bool] = []
-    real = manifests._documents
+    real = manifests.documents
     monkeypatch.setattr(
-        manifests, "_documents", lambda *a: (seen.append(gc.isenabled()), real(*a))[1]
+        manifests, "documents", lambda *a: (seen.append(gc.isenabled()), real(*a))[1]
     )
     path = tmp_path / "n.json"
     path.write_text(json.dumps({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}))

@@ -239,6 +239,10 @@ def test_comparison_operators_still_match_key_and_effect() -> None:
     ],
 )
 def test_toleration_operator_validation(operator: str, comparison: bool, error: str | None) -> None:
-    tolerations = [Toleration(operator="Exists"), Toleration(key="k", operator=operator, value="1")]
+    value = "" if operator == "Exists" else "1"  # Exists takes no value
+    tolerations = [
+        Toleration(operator="Exists"),
+        Toleration(key="k", operator=operator, value=value),
+    ]
     errors = [str(e) for e in toleration_errors(tolerations, comparison=comparison)]
     assert errors == ([] if error is None else [error])

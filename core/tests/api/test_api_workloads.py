@@ -117,8 +117,7 @@ def _bad(tmp_path: Path, text: str) -> str:
             "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs}\nspec:\n"
             "  selector: {matchExpressions: [{key: app, operator: Is, values: [a]}]}\n",
             "document 0: ReplicaSet default/rs: field spec.selector.matchExpressions[0]."
-            'operator: Unsupported value: "Is": supported values: "In", "NotIn", '
-            '"Exists", "DoesNotExist"',
+            'operator: Invalid value: "Is": not a valid selector operator',
         ),
         (
             "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {selector: [app]}\n",

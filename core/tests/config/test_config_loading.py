@@ -249,7 +249,7 @@ def test_load_config_reads_a_valid_file(tmp_path: Path, kubesched_registry: Regi
     ("content", "expected"),
     [
         (None, "cannot read the file: No such file or directory"),
-        (b"\xff\xfe", "cannot read the file: not UTF-8 text"),
+        (b"\xff\xfe", "cannot read the file: not UTF-8 text (invalid start byte at byte 0)"),
     ],
     ids=["missing", "binary"],
 )

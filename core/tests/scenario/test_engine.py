@@ -245,3 +245,17 @@ def test_a_run_is_the_same_for_the_same_seed() -> None:
     ]
     first = run(nodes, events, seed=3).to_document()
     assert run(nodes, events, seed=3).to_document() == first
+
+
+@pytest.mark.parametrize("interval", [7.0, 30.0, 60.0, 3600.0])
+def test_the_sample_interval_changes_what_is_recorded_not_what_happens(interval: float) -> None:
+    nodes, pods = random_cluster(2)
+    rng = random.Random(9)
+    events: list[Event] = [
+        PodCreated(float(i * 20), p, duration=float(rng.randint(30, 900)))
+        for i, p in enumerate(pods)
+    ]
+    reference = run(nodes, events, seed=1, sample_interval=10_000.0)
+    result = run(nodes, events, seed=1, sample_interval=interval)
+    assert result.pod_rows() == reference.pod_rows()
+    assert result.totals.counters == reference.totals.counters

@@ -12,8 +12,9 @@ from kubesched.api._field_errors import (
     required,
     unique_messages,
 )
+from kubesched.api._inline import read_object
 from kubesched.api._labels import Requirement, Selector, as_selector, selector_matches
-from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests, read_object
+from kubesched.api._manifests import ClusterObjects, default_uid, load_manifests
 from kubesched.api._meta import LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference
 from kubesched.api._names import (
     label_value_errors,

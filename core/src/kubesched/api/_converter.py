@@ -26,7 +26,7 @@ from kubesched.api._conversion import (
 )
 from kubesched.api._field_errors import child, index, json_text
 from kubesched.api._quantity import format_quantity, parse_quantity
-from kubesched.api._resources import ResourceList, is_milli_resource
+from kubesched.api._resources import ResourceList, is_integer_resource_name, is_milli_resource
 from kubesched.errors import InputError
 
 T = TypeVar("T")
@@ -83,9 +83,20 @@ def _structure_resource_list(value: Any, _: Any) -> ResourceList:
         text = amount.strip() if isinstance(amount, str) else amount  # as UnmarshalJSON trims
         try:
             amounts[name] = parse_quantity(text, milli=is_milli_resource(name))
+            if is_integer_resource_name(name):
+                _check_integral(name, text)
         except InputError as exc:
             raise type(exc)(exc.message, field=name) from None
     return amounts
+
+
+def _check_integral(name: str, text: Any) -> None:
+    """Pods and extended resources are counted whole (ValidateResourceQuantityValue): a
+    fraction would be rounded up, so it is refused, as an API server refuses it."""
+    thousandths = parse_quantity(text, milli=True)
+    if thousandths % 1000:
+        shown = format_quantity(thousandths, milli=True)
+        raise InputError(f"Invalid value: {shown}: must be an integer", field=name)
 
 
 def _unstructure_resource_list(amounts: ResourceList) -> dict[str, str]:

@@ -20,6 +20,8 @@ INVALID = "Invalid value"
 REQUIRED = "Required value"
 DUPLICATE = "Duplicate value"
 NOT_SUPPORTED = "Unsupported value"
+FORBIDDEN = "Forbidden"
+TOO_LONG = "Too long"
 
 _ESCAPES = {
     "\a": "\\a",
@@ -156,6 +158,16 @@ def not_supported(path: str, value: object, supported: Iterable[str]) -> FieldEr
     quoted = ", ".join(go_quote(v) for v in supported)
     detail = f"supported values: {quoted}" if quoted else ""
     return FieldError(path, NOT_SUPPORTED, go_value(value), detail)
+
+
+def forbidden(path: str, detail: str) -> FieldError:
+    """field.Forbidden: no value is printed."""
+    return FieldError(path, FORBIDDEN, None, detail)
+
+
+def too_long(path: str, limit: int) -> FieldError:
+    """field.TooLong for a size in bytes: no value is printed."""
+    return FieldError(path, TOO_LONG, None, f"may not be more than {limit} bytes")
 
 
 def unique_messages(errors: Iterable[FieldError]) -> list[str]:

@@ -15,7 +15,6 @@ the file, the document, the object and the field.
 from __future__ import annotations
 
 import json
-import sys
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -27,6 +26,7 @@ from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._heap import collector_paused
 from kubesched.api._load_progress import LoadTracker, Watcher, input_size
+from kubesched.api._manifest_sources import MANIFEST_SUFFIXES, STDIN, documents, sources
 from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
@@ -38,7 +38,6 @@ from kubesched.api._storage import (
     StorageClass,
     VolumeAttachment,
 )
-from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.api._validation import api_version_error, object_errors
 from kubesched.api._workloads import (
     ReplicaSet,
@@ -49,11 +48,6 @@ from kubesched.api._workloads import (
 )
 from kubesched.errors import InputError
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
-
-STDIN = "-"
-"""The source name that reads manifests from standard input."""
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
-"""Files a directory source contributes."""
 
 _UID_NAMESPACE = uuid.UUID("6f1d3c8e-2b7a-5e4f-9a0d-1c2b3a4d5e6f")
 ManifestObject = (
@@ -133,64 +127,6 @@ class ClusterObjects:
             *self.replica_sets,
             *self.stateful_sets,
         ]
-
-
-def _read_stdin() -> str:
-    """Standard input as UTF-8 text, whatever the locale's encoding."""
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # replaced by a text stream
-        return sys.stdin.read()
-    try:
-        return str(buffer.read().decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise InputError(f"cannot read: {problem}", file="<stdin>") from None
-
-
-def _sources(source: str | Path) -> Iterator[tuple[str, str]]:
-    """(name, text) of every manifest file the source stands for."""
-    if source == STDIN:
-        yield "<stdin>", _read_stdin()
-        return
-    path = Path(source)
-    if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix in MANIFEST_SUFFIXES and p.is_file())
-    elif path.exists():
-        files = [path]
-    else:
-        raise InputError("no such file or directory", file=str(source))
-    for file in files:
-        try:
-            yield str(file), file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read: {exc}", file=str(file)) from None
-
-
-def _documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
-    """(index, parsed document) for every non-empty document in a file.
-
-    `*.json` files are JSON; other text that opens with `{` is tried as JSON
-    first (far faster than YAML for `kubectl get -o json` output) and read as
-    YAML when it is not JSON. A duplicate field is an error, as upstream's
-    strict decoding says.
-    """
-    try:
-        if name.endswith(".json") or text.lstrip().startswith("{"):
-            try:
-                yield 0, parse_json(text)
-                return
-            except TextError:
-                if name.endswith(".json"):
-                    raise
-        for index, document, problems in parse_yaml(text):
-            if document is None:
-                continue
-            if problems:
-                field, _, message = problems[0].partition(": ")
-                raise InputError(message, file=name, document=index, field=field)
-            yield index, document
-    except TextError as exc:
-        raise InputError(exc.message, file=name, document=exc.document) from None
 
 
 @frozen
@@ -278,6 +214,11 @@ def _structure(
     return obj
 
 
+def _second_default(first: str) -> str:
+    """What the Priority admission plugin says of a second globalDefault PriorityClass."""
+    return f"PriorityClass {first} is already marked as default. Only one default can exist"
+
+
 def load_manifests(
     source: str | Path,
     *,
@@ -316,11 +257,12 @@ def _load(
     first_seen: dict[tuple[str, str, str], _Place] = {}
     bound: list[tuple[str, str, _Place]] = []
     finished = 0
+    default_class: str | None = None
     in_directory = source != STDIN and Path(source).is_dir()
-    for file, text in _sources(source):
+    for file, text in sources(source):
         if tracker is not None:
             tracker.start_file(len(text.encode("utf-8", "surrogatepass")))
-        for index, document in _documents(file, text):
+        for index, document in documents(file, text):
             place = _Place(file, index)
             if in_directory and not _looks_like_an_object(document):
                 warnings.append(f"{file}: document {index}: skipped, not a Kubernetes object")
@@ -344,8 +286,14 @@ def _load(
                 version = api_version_error(kind, raw.get("apiVersion"), in_list=bool(where))
                 if version is not None:
                     raise place.error(version.body, obj=label, field=f"{where}apiVersion")
+                metadata = raw.get("metadata")
+                if metadata is not None and not isinstance(metadata, Mapping):
+                    shown = json.dumps(metadata, default=str)[:60]
+                    raise place.error(
+                        f"expected an object, got {shown}", obj=label, field=f"{where}metadata"
+                    )
                 if not name:
-                    given = (raw.get("metadata") or {}).get("name")
+                    given = metadata.get("name") if isinstance(metadata, Mapping) else None
                     problem = (
                         "missing name"
                         if given in (None, "")
@@ -357,6 +305,10 @@ def _load(
                     where_first = f"{first.file} document {first.document}"
                     raise place.error(f"duplicate of the object in {where_first}", obj=label)
                 obj = _structure(raw, kind, label, place, feature_gates)
+                if isinstance(obj, PriorityClass) and obj.global_default:
+                    if default_class is not None:
+                        raise place.error(_second_default(default_class), obj=label)
+                    default_class = name
                 if isinstance(obj, Pod) and obj.status.phase in FINISHED_PHASES:
                     finished += 1
                     continue
@@ -396,48 +348,3 @@ def _load(
         stateful_sets=found["StatefulSet"],
         warnings=warnings,
     )
-
-
-def read_object(
-    raw: Any,
-    kind: str,
-    *,
-    file: str,
-    obj: str | None = None,
-    field_prefix: str = "",
-    uid: str | None = None,
-    feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
-) -> ManifestObject:
-    """One object of `kind` given inline (a scenario's pod or node), defaulted and validated
-    as `load_manifests` does its objects; InputError naming `file`, `obj` (default: the
-    object's kind and name) and the field under `field_prefix`. `uid` is used when the
-    manifest has none (else a stable one from the kind and name)."""
-    if not isinstance(raw, Mapping):
-        raise InputError(
-            f"expected a {kind} object, got {type(raw).__name__}",
-            file=file,
-            obj=obj,
-            field=field_prefix.rstrip(".") or None,
-        )
-    if raw.get("kind") not in (None, kind):
-        raise InputError(
-            f"expected kind {kind}, got {raw.get('kind')!r}",
-            file=file,
-            obj=obj,
-            field=f"{field_prefix}kind",
-        )
-    raw = {"apiVersion": "v1", **raw, "kind": kind}
-    namespace, name = _identity(raw, kind)
-    label = obj or _label(kind, namespace, name, field_prefix)
-    if not name:
-        raise InputError("missing name", file=file, obj=label, field=f"{field_prefix}metadata.name")
-    version = api_version_error(kind, raw.get("apiVersion"), in_list=False)
-    if version is not None:
-        raise InputError(version.body, file=file, obj=label, field=f"{field_prefix}apiVersion")
-    try:
-        structured = _structure(raw, kind, label, _Place(file, 0), feature_gates)
-    except InputError as exc:
-        inner = f"{field_prefix}{exc.field}" if exc.field else field_prefix.rstrip(".") or None
-        raise InputError(exc.message, file=file, obj=label, field=inner) from None
-    uid = structured.metadata.uid or uid or default_uid(kind, namespace, name)
-    return evolve(structured, metadata=evolve(structured.metadata, namespace=namespace, uid=uid))

@@ -6,6 +6,8 @@ memory and storage, a count for pods and extended resources).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 CPU = "cpu"
 MEMORY = "memory"
 EPHEMERAL_STORAGE = "ephemeral-storage"
@@ -27,6 +29,12 @@ def is_extended_resource_name(name: str) -> bool:
     """
     native = "/" not in name or "kubernetes.io/" in name
     return not native and not name.startswith("requests.")
+
+
+@lru_cache(maxsize=4096)
+def is_integer_resource_name(name: str) -> bool:
+    """Upstream's IsIntegerResourceName: pods and extended resources, counted whole."""
+    return name == PODS or is_extended_resource_name(name)
 
 
 def is_hugepage_resource_name(name: str) -> bool:

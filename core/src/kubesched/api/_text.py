@@ -12,6 +12,8 @@ stop.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,10 +35,11 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in _BRACKETS)
 class TextError(Exception):
     """Text that is not data within bounds; `document` is the 0-based index it stopped at."""
 
-    def __init__(self, message: str, document: int = 0) -> None:
+    def __init__(self, message: str, document: int = 0, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.document = document
+        self.field = field
 
 
 _RESOLVERS = {
@@ -69,26 +72,108 @@ def bracket_depth(text: str) -> int:
     return int(np.cumsum(steps).max())
 
 
-def _check_depth(text: str) -> None:
-    """Refuse deep flow nesting before a parser recurses into it (libyaml's C composer
-    would overflow its stack)."""
-    if bracket_depth(text) > MAX_DEPTH:
+_BLOCK_PREFIX = re.compile(r"^[ ?-]*", re.MULTILINE)
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _digits_limit() -> str:
+    return f"an integer longer than {sys.get_int_max_str_digits()} digits"
+
+
+def _depth_bound(text: str) -> int:
+    """An upper bound on how deep a YAML text nests: its flow brackets (strings included)
+    plus twice the widest block indentation (each block level indents its content by at
+    least one column; `- - x` nests two in two)."""
+    widest = max(map(len, _BLOCK_PREFIX.findall(text)), default=0)
+    return bracket_depth(text) + 2 * widest + 2
+
+
+def _yaml_depth_error(text: str, loader: type[yaml.SafeLoader]) -> TextError | None:
+    """How deep the YAML's collections really nest, from its parser's events (the parser
+    keeps its own stack, so no depth makes it recurse); None within `MAX_DEPTH`."""
+    depth = 0
+    document = -1
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.DocumentStartEvent):
+                document += 1
+            elif isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return TextError(f"nested deeper than {MAX_DEPTH} levels", max(document, 0))
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError as exc:
+        return TextError(_yaml_problem(exc), max(document, 0))
+    return None
+
+
+def _check_yaml_depth(text: str, loader: type[yaml.SafeLoader]) -> None:
+    """Refuse deep nesting, flow or block, before a composer recurses into it (libyaml's
+    C composer would overflow its stack, PyYAML's would raise RecursionError). The exact
+    count runs only when the cheap bound allows too deep a document."""
+    if _depth_bound(text) > MAX_DEPTH:
+        problem = _yaml_depth_error(text, loader)
+        if problem is not None:
+            raise problem
+
+
+def _check_json_depth(text: str) -> None:
+    """Refuse deep JSON nesting before the decoder recurses; brackets inside strings are
+    not nesting, and are left out of the count when the quick bound is too high."""
+    if bracket_depth(text) > MAX_DEPTH and bracket_depth(_JSON_STRING.sub("", text)) > MAX_DEPTH:
         raise TextError(f"nested deeper than {MAX_DEPTH} levels")
 
 
-def parse_json(text: str) -> Any:
-    """One JSON document."""
-    _check_depth(text)
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _strict_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; a key given twice stops the decoding, as YAML's duplicates do."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
+def _json_duplicate(text: str, key: str) -> TextError:
+    """`<path>: duplicate field (line L)` for a JSON text with a repeated key: the YAML
+    reader, which reads JSON too, names the path and line; the key alone when it cannot."""
     try:
-        return json.loads(text)
+        for _, _, problems in parse_yaml(text):
+            if problems:
+                field, _, message = problems[0].partition(": ")
+                return TextError(message, field=field)
+    except TextError:
+        pass
+    return TextError("duplicate field", field=key)
+
+
+def parse_json(text: str) -> Any:
+    """One JSON document; a duplicate key raises TextError whose message starts with the
+    field path (`metadata: duplicate field (line 4)`)."""
+    _check_json_depth(text)
+    try:
+        return json.loads(text, object_pairs_hook=_strict_object)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         raise TextError(f"{where}: invalid JSON: {exc.msg}") from None
+    except _DuplicateKey as exc:
+        raise _json_duplicate(text, exc.key) from None
+    except ValueError:
+        raise TextError(f"invalid JSON: {_digits_limit()}") from None
 
 
 def parse_yaml_document(text: str) -> tuple[Any, list[str]]:
     """The one YAML document of `text` (None when empty) and its duplicate-field problems."""
-    _check_depth(text)
+    _check_yaml_depth(text, _Loader)
     try:
         node = yaml.compose(text, Loader=_Loader)
         if node is None:
@@ -101,7 +186,7 @@ def parse_yaml_document(text: str) -> tuple[Any, list[str]]:
 
 def parse_yaml(text: str) -> Iterator[tuple[int, Any, list[str]]]:
     """Every YAML document: (index, data or None when empty, duplicate-field problems)."""
-    _check_depth(text)
+    _check_yaml_depth(text, _FastLoader)
     index = 0
     try:
         for node in yaml.compose_all(text, Loader=_FastLoader):
@@ -113,7 +198,7 @@ def parse_yaml(text: str) -> Iterator[tuple[int, Any, list[str]]]:
     except yaml.YAMLError as exc:
         raise TextError(_yaml_problem(exc), index) from None
     except TextError as exc:
-        raise TextError(exc.message, index) from None
+        raise TextError(exc.message, index, exc.field) from None
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:
@@ -149,7 +234,11 @@ class _Builder:
             return [
                 self.build(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(node.value)
             ]
-        return self._constructor.construct_object(node)
+        try:
+            return self._constructor.construct_object(node)
+        except ValueError:  # an integer beyond Python's conversion limit
+            line = node.start_mark.line + 1
+            raise TextError(f"{_digits_limit()} (line {line})", field=path or None) from None
 
     def _mapping(self, node: yaml.MappingNode, path: str, depth: int) -> dict[str, Any]:
         merged: dict[str, Any] = {}

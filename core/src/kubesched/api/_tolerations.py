@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 
-from kubesched.api._field_errors import FieldError, not_supported
+from kubesched.api._field_errors import FieldError, invalid, not_supported, required
+from kubesched.api._meta_validation import name_problems, value_problems
 from kubesched.api._node import Taint
 from kubesched.api._pod import Toleration
 
@@ -71,12 +72,62 @@ def is_tolerated(taint: Taint, tolerations: Iterable[Toleration], comparison: bo
     return any(tolerates(t, taint, comparison) for t in tolerations)
 
 
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+"""The effects a taint or a toleration may name."""
+
+
+def effect_errors(path: str, effect: str, *, allow_empty: bool) -> Iterator[FieldError]:
+    """validateTaintEffect: one of `TAINT_EFFECTS` (or empty, where allowed)."""
+    if not effect:
+        if not allow_empty:
+            yield required(path)
+    elif effect not in TAINT_EFFECTS:
+        yield not_supported(path, effect, TAINT_EFFECTS)
+
+
 def toleration_errors(
     tolerations: Sequence[Toleration], *, comparison: bool = False
 ) -> Iterator[FieldError]:
-    """Tolerations whose operator an API server would refuse: Equal and Exists always,
-    Gt and Lt only with the TaintTolerationComparisonOperators gate on."""
+    """What an API server refuses in tolerations (validateTolerations): the key, the operator
+    (Equal and Exists always, Gt and Lt only with the TaintTolerationComparisonOperators gate
+    on) and its value, the effect, and tolerationSeconds without NoExecute."""
     supported = (EQUAL, EXISTS, GREATER_THAN, LESS_THAN) if comparison else (EQUAL, EXISTS)
     for i, toleration in enumerate(tolerations):
-        if toleration.operator not in ("", *supported):
-            yield not_supported(f"spec.tolerations[{i}].operator", toleration.operator, supported)
+        path = f"spec.tolerations[{i}]"
+        operator = toleration.operator
+        if toleration.key:
+            for problem in name_problems(toleration.key):
+                yield invalid(f"{path}.key", toleration.key, problem)
+        elif operator != EXISTS:
+            yield invalid(
+                f"{path}.operator",
+                operator,
+                'operator must be Exists when `key` is empty, which means "match all values '
+                'and all keys"',
+            )
+        if toleration.toleration_seconds is not None and toleration.effect != "NoExecute":
+            yield invalid(
+                f"{path}.effect",
+                toleration.effect,
+                "effect must be 'NoExecute' when `tolerationSeconds` is set",
+            )
+        if operator in ("", EQUAL):
+            problems = value_problems(toleration.value)
+            if problems:
+                yield invalid(f"{path}.operator", toleration.value, ";".join(problems))
+        elif operator == EXISTS:
+            if toleration.value:
+                yield invalid(
+                    f"{path}.operator",
+                    toleration.value,
+                    "value must be empty when `operator` is 'Exists'",
+                )
+        elif operator not in supported:
+            yield not_supported(f"{path}.operator", operator, supported)
+        elif _integer(toleration.value) is None:
+            yield invalid(
+                f"{path}.value",
+                toleration.value,
+                "must be an integer when `operator` is 'Gt' or 'Lt'",
+            )
+        yield from effect_errors(f"{path}.effect", toleration.effect, allow_empty=True)

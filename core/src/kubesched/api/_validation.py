@@ -10,15 +10,29 @@ can refuse the input before it changes anything.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from kubesched.api._field_errors import FieldError, invalid, not_supported, required
-from kubesched.api._meta import LabelSelector
+from kubesched.api._field_errors import (
+    FieldError,
+    duplicate,
+    forbidden,
+    invalid,
+    not_supported,
+    required,
+)
+from kubesched.api._meta_validation import (
+    label_errors,
+    label_name_errors,
+    meta_errors,
+    selector_errors,
+    value_problems,
+)
 from kubesched.api._names import dns1123_label_errors, dns1123_subdomain_errors
-from kubesched.api._node import Node
+from kubesched.api._node import Node, Taint
 from kubesched.api._pod import Pod
-from kubesched.api._policy import PodDisruptionBudget
+from kubesched.api._pod_validation import INT32, PREEMPTION_POLICIES, pod_spec_errors
+from kubesched.api._policy import PodDisruptionBudget, PriorityClass
 from kubesched.api._quantity import format_quantity
 from kubesched.api._resources import ResourceList, is_milli_resource
 from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
@@ -29,7 +43,7 @@ from kubesched.api._storage_validation import (
     storage_class_errors,
     volume_errors,
 )
-from kubesched.api._tolerations import toleration_errors
+from kubesched.api._tolerations import effect_errors, toleration_errors
 from kubesched.api._workloads import ReplicaSet, StatefulSet
 from kubesched.features import (
     DEFAULT_FEATURE_GATES,
@@ -56,7 +70,14 @@ API_VERSIONS: Mapping[str, tuple[str, ...]] = {
 """The apiVersions a kind is served at."""
 MAX_QUANTITY = 2**63 - 1
 """The largest amount the scheduler counts (an int64, as upstream's Value())."""
-OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+SYSTEM_PRIORITY_CLASS_PREFIX = "system-"
+SYSTEM_PRIORITY_CLASSES: Mapping[str, int] = {
+    "system-node-critical": 2_000_001_000,
+    "system-cluster-critical": 2_000_000_000,
+}
+"""The PriorityClasses an API server creates itself, with their values."""
+HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000
+_UNIQUE_TAINTS = "taints must be unique by key and effect pair"
 _PERCENT = re.compile(r"[0-9]+%")
 
 
@@ -76,11 +97,13 @@ def api_version_error(kind: str, api_version: object, in_list: bool) -> FieldErr
 
 def _quantities(path: str, resources: ResourceList) -> Iterator[FieldError]:
     for name, amount in resources.items():
+        if 0 <= amount <= MAX_QUANTITY:
+            continue
         where = f"{path}[{name}]"
         shown = format_quantity(amount, milli=is_milli_resource(name))
         if amount < 0:
             yield invalid(where, shown, "must be greater than or equal to 0")
-        elif amount > MAX_QUANTITY:
+        else:
             yield invalid(where, shown, f"must be at most {MAX_QUANTITY}, the largest int64")
 
 
@@ -95,6 +118,7 @@ def pod_errors(pod: Pod, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iterato
     if pod.metadata.namespace:
         for problem in dns1123_label_errors(pod.metadata.namespace):
             yield invalid("metadata.namespace", pod.metadata.namespace, problem)
+    yield from meta_errors(pod.metadata)
     spec = pod.spec
     if not spec.containers:
         yield required("spec.containers")
@@ -112,32 +136,69 @@ def pod_errors(pod: Pod, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iterato
     yield from toleration_errors(
         spec.tolerations, comparison=gates.enabled(TAINT_TOLERATION_COMPARISON_OPERATORS)
     )
+    if spec.node_selector:
+        yield from label_errors("spec.nodeSelector", spec.node_selector)
+    yield from pod_spec_errors(spec)
 
 
 def node_errors(node: Node) -> Iterator[FieldError]:
     """Why an API server would refuse this node, for what the scheduler reads."""
     yield from _name("metadata.name", node.metadata.name)
+    yield from meta_errors(node.metadata)
+    yield from _taint_errors(node.spec.taints)
     yield from _quantities("status.capacity", node.status.capacity)
     yield from _quantities("status.allocatable", node.status.allocatable)
 
 
-def _selector(path: str, selector: LabelSelector | None) -> Iterator[FieldError]:
-    if selector is None:
-        return
-    for i, expression in enumerate(selector.match_expressions):
-        where = f"{path}.matchExpressions[{i}]"
-        if expression.operator not in OPERATORS:
-            yield not_supported(f"{where}.operator", expression.operator, OPERATORS)
-        elif expression.operator in ("In", "NotIn") and not expression.values:
-            yield required(
-                f"{where}.values", "must be specified when `operator` is 'In' or 'NotIn'"
+def _taint_errors(taints: Sequence[Taint]) -> Iterator[FieldError]:
+    """validateNodeTaints: key, value and effect, unique by key and effect."""
+    seen: set[tuple[str, str]] = set()
+    for i, taint in enumerate(taints):
+        path = f"spec.taints[{i}]"
+        yield from label_name_errors(f"{path}.key", taint.key)
+        problems = value_problems(taint.value)
+        if problems:
+            yield invalid(f"{path}.value", taint.value, ";".join(problems))
+        yield from effect_errors(f"{path}.effect", taint.effect, allow_empty=False)
+        if (taint.key, taint.effect) in seen:
+            error = duplicate(path, f"{taint.key}={taint.value}:{taint.effect}")
+            yield FieldError(error.path, error.kind, error.value, _UNIQUE_TAINTS)
+        seen.add((taint.key, taint.effect))
+
+
+def priority_class_errors(priority_class: PriorityClass) -> Iterator[FieldError]:
+    """ValidatePriorityClass: the reserved `system-` names, the highest value a user may
+    give, the preemption policy."""
+    name = priority_class.metadata.name
+    yield from _name("metadata.name", name)
+    yield from meta_errors(priority_class.metadata)
+    if name.startswith(SYSTEM_PRIORITY_CLASS_PREFIX):
+        known = SYSTEM_PRIORITY_CLASSES.get(name)
+        if known is None:
+            problem = f"{name!r} is not a known system priority class"
+        elif priority_class.value != known:
+            problem = f"value of {name!r} PriorityClass must be {known}"
+        elif priority_class.global_default:
+            problem = f"globalDefault must be false for {name!r} PriorityClass"
+        else:
+            problem = ""
+        if problem:
+            yield forbidden(
+                "metadata.name",
+                f"priority class names with '{SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved "
+                f"for system use only. error: {problem}",
             )
-        elif expression.operator in ("Exists", "DoesNotExist") and expression.values:
-            yield invalid(
-                f"{where}.values",
-                expression.values,
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-            )
+    elif priority_class.value > HIGHEST_USER_DEFINABLE_PRIORITY:
+        yield forbidden(
+            "value",
+            "maximum allowed value of a user defined priority is "
+            f"{HIGHEST_USER_DEFINABLE_PRIORITY}",
+        )
+    if priority_class.value not in INT32:
+        yield invalid("value", priority_class.value, "must fit in a 32-bit integer")
+    policy = priority_class.preemption_policy
+    if policy is not None and policy not in PREEMPTION_POLICIES:
+        yield not_supported("preemptionPolicy", policy, PREEMPTION_POLICIES)
 
 
 def _int_or_percent(path: str, value: int | str | None) -> Iterator[FieldError]:
@@ -160,6 +221,7 @@ def _int_or_percent(path: str, value: int | str | None) -> Iterator[FieldError]:
 def pdb_errors(pdb: PodDisruptionBudget) -> Iterator[FieldError]:
     """Why an API server would refuse this PodDisruptionBudget."""
     yield from _name("metadata.name", pdb.metadata.name)
+    yield from meta_errors(pdb.metadata)
     spec = pdb.spec
     if spec.min_available is not None and spec.max_unavailable is not None:
         yield invalid(
@@ -167,15 +229,16 @@ def pdb_errors(pdb: PodDisruptionBudget) -> Iterator[FieldError]:
         )
     yield from _int_or_percent("spec.minAvailable", spec.min_available)
     yield from _int_or_percent("spec.maxUnavailable", spec.max_unavailable)
-    yield from _selector("spec.selector", spec.selector)
+    yield from selector_errors("spec.selector", spec.selector)
 
 
 def workload_errors(workload: ReplicaSet | StatefulSet) -> Iterator[FieldError]:
     """Why an API server would refuse this ReplicaSet or StatefulSet, for its selector."""
     yield from _name("metadata.name", workload.metadata.name)
+    yield from meta_errors(workload.metadata)
     if workload.spec.selector is None:
         yield required("spec.selector")
-    yield from _selector("spec.selector", workload.spec.selector)
+    yield from selector_errors("spec.selector", workload.spec.selector)
 
 
 def object_errors(obj: Any, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iterator[FieldError]:
@@ -197,5 +260,8 @@ def object_errors(obj: Any, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iter
         yield from csi_node_errors(obj)
     elif isinstance(obj, ReplicaSet | StatefulSet):
         yield from workload_errors(obj)
+    elif isinstance(obj, PriorityClass):
+        yield from priority_class_errors(obj)
     else:
         yield from _name("metadata.name", obj.metadata.name)
+        yield from meta_errors(obj.metadata)

@@ -147,7 +147,7 @@ def _title(seeds: Sequence[int]) -> str:
 def _print_replay_metrics(console: Console, comparison: Comparison) -> None:
     """A row per numeric replay metric (ratios as percentages, times in seconds)."""
     table = Table(title=Text(_title(comparison.seeds)), title_justify="left")
-    table.add_column("Metric", no_wrap=True)
+    table.add_column("Metric", overflow="fold")
     spreads = []
     for runs in comparison.configs:
         table.add_column(Text(runs.config.name), justify="right", no_wrap=True)
@@ -163,7 +163,7 @@ def _print_replay_metrics(console: Console, comparison: Comparison) -> None:
 def _print_metrics(console: Console, comparison: Comparison) -> None:
     title = _title(comparison.seeds)
     table = Table(title=Text(title), title_justify="left")
-    table.add_column("Metric", no_wrap=True)
+    table.add_column("Metric", overflow="fold")
     spreads = []
     for runs in comparison.configs:
         table.add_column(Text(runs.config.name), justify="right", no_wrap=True)

@@ -10,6 +10,7 @@ the replay's). Bad input exits 2 with one line, writing nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -132,11 +133,12 @@ def command(
     target_input = _input(target, fmt, format_options)
     registry = discovered_registry()
     stderr = Console(stderr=True)
-    with stderr.status("comparing") if stderr.is_terminal else _nothing() as status:
+    spinner = stderr.status("comparing") if stderr.is_terminal else None
+    with spinner or contextlib.nullcontext():
 
         def progress(name: str, seed: int) -> None:
-            if status is not None:
-                status.update(f"running {name} with seed {seed}")
+            if spinner is not None:
+                spinner.update(f"running {name} with seed {seed}")
 
         comparison = compare(specs, target_input, seed_list, registry, progress)
     if plot is not None:
@@ -151,13 +153,3 @@ def command(
         click.echo(dumps_indented(document))
     else:
         sys.stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
-
-
-class _nothing:
-    """A context manager that provides no status spinner (output is not a terminal)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from kubesched import __version__
+from kubesched.cli._interrupt import Interrupted, interrupted_message, signals_stop
 from kubesched.errors import ConfigError, InputError, KubeschedError
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -61,6 +62,31 @@ COMPLETE_VAR = "_KUBESCHED_COMPLETE"
 """Set by the shell completion scripts click generates (see docs/reference/cli.md)."""
 
 
+def _invoke(args: list[str]) -> Any:
+    """Run the command line, letting an interruption through as itself (click's own main
+    would turn it into "Aborted!") and flushing standard output, so that a write that fails
+    fails here."""
+    if COMPLETE_VAR in os.environ:
+        return cli.main(args=args, prog_name="kubesched", standalone_mode=False)
+    try:
+        with cli.make_context("kubesched", list(args)) as ctx:
+            result = cli.invoke(ctx)
+    except click.exceptions.Exit as exc:  # as click's own main returns it
+        result = exc.exit_code
+    sys.stdout.flush()
+    return result
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that exiting does not retry the failed
+    write and print a second error."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning user errors into one line and an exit code."""
     args = sys.argv[1:] if argv is None else argv
@@ -69,7 +95,16 @@ def main(argv: list[str] | None = None) -> Any:
             click.echo(ctx.get_help())
         return 0
     try:
-        return cli.main(args=args, prog_name="kubesched", standalone_mode=False)
+        with signals_stop():
+            return _invoke(args)
+    except Interrupted as exc:
+        click.echo(f"error: {interrupted_message(exc)}", err=True)
+        sys.exit(exc.exit_code)
+    except OSError as exc:  # an output that could not be written (a full disk, a closed pipe)
+        _silence_stdout()
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"error: {where}cannot write the output: {exc.strerror or exc}", err=True)
+        sys.exit(2)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         sys.exit(1)

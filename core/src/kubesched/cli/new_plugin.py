@@ -93,6 +93,11 @@ def render(
         raise click.exceptions.Exit(2) from None
     except OutputDirExistsException as exc:
         raise InputError(str(exc).removeprefix("Error: ")) from None
+    except OSError as exc:  # a read-only HOME (the template's replay file), a full disk
+        where = exc.filename or None
+        raise InputError(
+            f"cannot write the new plugin: {exc.strerror or exc}", file=where
+        ) from None
     return Path(project)
 
 

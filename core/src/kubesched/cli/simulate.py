@@ -21,6 +21,7 @@ from rich.console import Console
 
 from kubesched.api._manifests import load_manifests
 from kubesched.cli._feature_gates import feature_gates_option
+from kubesched.cli._interrupt import progress, stage, write_atomically
 from kubesched.cli._json import dumps_indented
 from kubesched.cli._progress import ProgressBar, loading
 from kubesched.cli._selection import (
@@ -167,7 +168,9 @@ def command(
     registry = discovered_registry()
     cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     stderr = Console(stderr=True)
-    with loading(stderr, f"reading {'standard input' if cluster == '-' else cluster}") as watch:
+    reading = f"reading {'standard input' if cluster == '-' else cluster}"
+    stage(reading)
+    with loading(stderr, reading) as watch:
         objects = load_manifests(cluster, feature_gates=feature_gates, progress=watch)
         try:
             memory = InMemoryCluster.of(objects)
@@ -196,13 +199,21 @@ def command(
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     bar = ProgressBar(stderr, lambda: simulation.cycles)
+
+    def report(decided: int, pending: int) -> None:
+        progress(decided, pending)
+        bar(decided, pending)
+
+    stage("scheduling")
+    progress(0, sum(1 for pod in objects.pods if not pod.spec.node_name))
     try:
-        result = simulation.run(bar)
+        result = simulation.run(report)
     finally:
         bar.close()
+    stage("writing the output")
     if metrics_file is not None:
         simulation.scheduler.refresh_gauges()
-        metrics_file.write_bytes(metrics.exposition())
+        write_atomically(metrics_file, metrics.exposition())
     pods = {pod.key: pod for pod in objects.pods}
     shown = selection.shown(result.outcomes, pods)
     for key in sorted(selection.explain_pods - {o.pod for o in result.outcomes}):

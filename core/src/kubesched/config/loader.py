@@ -8,12 +8,12 @@ profiles from it (which plugins exist, what they implement) is
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from kubesched.api._field_errors import FieldError, invalid, not_supported, required
+from kubesched.api._reading import ReadError, read_file, read_stdin
 from kubesched.config.catalog import PluginCatalog
 from kubesched.config.converter import StructureError, describe_json, structure
 from kubesched.config.defaults import apply_defaults
@@ -97,17 +97,10 @@ def read_text(path: str | Path) -> str:
     """A configuration file's text (`-`: standard input, as UTF-8); ConfigError naming the
     file when it cannot be read."""
     try:
-        if str(path) == STDIN:
-            buffer = getattr(sys.stdin, "buffer", None)
-            return sys.stdin.read() if buffer is None else str(buffer.read().decode("utf-8"))
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
+        return read_stdin() if str(path) == STDIN else read_file(path)
+    except ReadError as exc:
         raise ConfigError(
-            [f"cannot read the file: {exc.strerror or exc}"], file=source_name(path)
-        ) from None
-    except UnicodeDecodeError:
-        raise ConfigError(
-            ["cannot read the file: not UTF-8 text"], file=source_name(path)
+            [f"cannot read the file: {exc.message}"], file=source_name(path)
         ) from None
 
 

@@ -74,7 +74,9 @@ def _describe(exc: BaseException) -> str:
 
 def _simulate_columns(cell: Cell, registry: Registry) -> dict[str, Any]:
     loaded = _load(cell, registry)
-    metrics = run_metrics(simulate(loaded, registry, cluster_objects(cell.input), cell.seed))
+    metrics = run_metrics(
+        simulate(loaded, registry, cluster_objects(cell.input, cell.input_hash), cell.seed)
+    )
     columns: dict[str, Any] = {
         "pods": metrics.pods,
         "scheduled": metrics.scheduled,

@@ -54,10 +54,11 @@ def _cluster_objects(path: str, digest: str) -> ClusterObjects:
     return load_manifests(path)
 
 
-def cluster_objects(spec: InputSpec) -> ClusterObjects:
+def cluster_objects(spec: InputSpec, digest: str | None = None) -> ClusterObjects:
     """The objects of a cluster input; read once per process and per content (the objects are
-    immutable, and every run builds its own in-memory cluster from them)."""
-    return _cluster_objects(spec.path, spec.digest)
+    immutable, and every run builds its own in-memory cluster from them). `digest`: the
+    input's digest when already known (a cell carries it), so the files are not hashed again."""
+    return _cluster_objects(spec.path, digest or spec.digest)
 
 
 def is_scenario_file(path: str | Path) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 from kubesched.api import Pod
@@ -57,6 +58,13 @@ class BindingPhase(Instrumented):
                     timeout = float(timeout)
                 except (TypeError, ValueError):
                     value = bad_return(call.plugin, call.hook, timeout)
+                else:
+                    if math.isnan(timeout):  # no wait ends at NaN seconds: an error
+                        value = Status.error(
+                            f'plugin "{call.plugin}" returned a wait of NaN seconds from '
+                            f"{call.hook}",
+                            plugin=call.plugin,
+                        )
             status = as_status(value, call.plugin, call.hook)
             if status is None or status.code == Code.SUCCESS:
                 continue

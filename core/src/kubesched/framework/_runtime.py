@@ -45,6 +45,7 @@ from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, implements
 from kubesched.framework._scoring import ScoreOutcome, ScorePhase
 from kubesched.framework._status import Code, Status
+from kubesched.framework._time_limit import PLUGIN_INIT_TIMEOUT, time_limit
 from kubesched.framework._types import PostFilterResult, QueuedPodInfo
 from kubesched.framework._waiting_pods import WaitingPod, WaitingPodsMap
 
@@ -112,7 +113,8 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
         except PluginError as exc:
             raise PluginError(f'{exc} (enabled in profile "{self.profile_name}")') from exc
         try:
-            plugin = factory(self._profile.plugin_args.get(name), self)
+            with time_limit(PLUGIN_INIT_TIMEOUT):
+                plugin = factory(self._profile.plugin_args.get(name), self)
         except KubeschedError as exc:
             raise PluginError(f"initializing {self._where(name, registry)}: {exc}") from exc
         except KeyboardInterrupt:
@@ -253,7 +255,16 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
         plan = self._plans["queue_sort_less"]
         if not plan:
             raise PluginError(f'no queue sort plugin in profile "{self.profile_name}"')
-        return bool(plan[0].fn(a, b))
+        try:
+            return bool(plan[0].fn(a, b))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # the order of the queue cannot be made up (a hang too)
+            plugin = plan[0].plugin
+            raise PluginError(
+                f'QueueSort plugin "{plugin}" of profile "{self.profile_name}" failed: '
+                f"{type(exc).__name__}: {exc}"
+            ) from None
 
     def run_pre_enqueue_plugins(self, pod: Pod) -> Status | None:
         """Every PreEnqueue plugin in order; the first non-success, with its plugin."""

@@ -9,6 +9,15 @@ scheduler `simulate` runs.
 from kubesched.scenario.checks import checked
 from kubesched.scenario.engine import Engine, Progress
 from kubesched.scenario.errors import ScenarioError
+from kubesched.scenario.formats import (
+    DEFAULT_FORMAT,
+    GROUP,
+    ScenarioFormat,
+    load_format,
+    read_scenario,
+    read_scenario_file,
+    scenario_formats,
+)
 from kubesched.scenario.loader import (
     SCENARIO_API_VERSION,
     load_scenario,
@@ -34,19 +43,31 @@ from kubesched.scenario.model import (
 )
 from kubesched.scenario.observers import Attempt, ClusterView, Observer, Summary
 from kubesched.scenario.options import DEFAULT_SAMPLE_INTERVAL, ReplayOptions
+from kubesched.scenario.plot import plot_bytes, write_plot
 from kubesched.scenario.podlog import POD_STATES, PodRecord
 from kubesched.scenario.replay import replay
-from kubesched.scenario.result import RESULT_KIND, ReplayResult, RunTotals, csv_text, write_table
+from kubesched.scenario.result import (
+    RESULT_KIND,
+    TABLE_SUFFIXES,
+    ReplayResult,
+    RunTotals,
+    csv_text,
+    parquet_bytes,
+    write_table,
+)
 from kubesched.scenario.series import Counters, ResourceUse, Sample
 from kubesched.scheduler.ties import TIE_RULES, TIES_FIRST, TIES_RANDOM, node_order
 
 __all__ = [
+    "DEFAULT_FORMAT",
     "DEFAULT_SAMPLE_INTERVAL",
     "EVENT_KINDS",
+    "GROUP",
     "POD_STATES",
     "RESULT_KIND",
     "SCENARIO_API_VERSION",
     "SCENARIO_KIND",
+    "TABLE_SUFFIXES",
     "TIES_FIRST",
     "TIES_RANDOM",
     "TIE_RULES",
@@ -74,15 +95,23 @@ __all__ = [
     "Sample",
     "Scenario",
     "ScenarioError",
+    "ScenarioFormat",
     "Summary",
     "checked",
     "csv_text",
     "event_kind",
+    "load_format",
     "load_scenario",
     "node_order",
+    "parquet_bytes",
     "parse_scenario",
+    "plot_bytes",
     "read_event",
+    "read_scenario",
+    "read_scenario_file",
     "replay",
+    "scenario_formats",
     "scenario_of",
+    "write_plot",
     "write_table",
 ]

@@ -187,13 +187,25 @@ class Engine:
                 moments.append(upcoming.at)
             if self.finishing:
                 moments.append(self.finishing[0][0])
-            moment = next_moment(self.scheduler, self._stale)
-            if moment is not None:
-                moments.append(moment if moment > now else next_sweep(now))
+            waited = next_moment(self.scheduler, self._stale)
+            if waited is not None:
+                waited = waited if waited > now else next_sweep(now)
+                moments.append(waited)
             if not moments:
                 break
-            self.clock.advance_to(min(*moments, next_sample))
-            reach(self.scheduler, self.clock.now())
+            moment = min(*moments, next_sample)
+            until = self.options.until
+            if until is not None and moment > until:
+                if now < until:
+                    self.clock.advance_to(until)
+                    self.scheduler.expire_waiting_pods()
+                    self.state.now = until
+                break
+            self.clock.advance_to(moment)
+            if moment == waited:
+                reach(self.scheduler, moment)
+            else:  # a sweep here could only retry pods nothing changed for: skipped
+                self.scheduler.expire_waiting_pods()
         if sampled_at < self.clock.now():
             self._sample()
 
@@ -382,8 +394,9 @@ class Engine:
         summaries = {}
         for observer in self.observers:
             summary = getattr(observer, "summary", None)
-            if summary is not None:
-                summaries[observer_name(observer)] = dict(summary())
+            metrics = dict(summary()) if summary is not None else {}
+            if metrics:  # an observer with nothing to report is left out
+                summaries[observer_name(observer)] = metrics
         latencies = sorted(self.all_latencies)
         totals = RunTotals(
             events=self.events_applied,

@@ -7,7 +7,8 @@ doing nothing, to subclass):
 - `on_attempt(view, attempt)`: after each scheduling attempt;
 - `on_sample(view, sample)`: after each sample of the time series;
 - `summary() -> dict[str, int | float | str]`: its end-of-run metrics, which the
-  result carries under `observers` (keyed by the observer's `name`).
+  result carries under `observers` (keyed by the observer's `name`; an empty one is
+  left out).
 
 `view` is a read-only `ClusterView` of the cluster at that moment. Observers
 must not change what they are shown.

@@ -52,3 +52,6 @@ class ReplayOptions:
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT
     """Wall-clock seconds a cycle may take before the plugin running it fails it."""
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
+    until: float | None = None
+    """Stop at this simulated time (events after it are not read); None: once nothing
+    can change any more."""

@@ -118,6 +118,16 @@ def csv_text(rows: Sequence[Mapping[str, Any]]) -> str:
     return out.getvalue()
 
 
+def _file_mode(path: Path) -> int:
+    """The mode `path` has, or a new file's (0666 less the umask)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Write `data` to `path` whole or not at all (a temporary file renamed over it)."""
     directory = path.parent if str(path.parent) else Path(".")
@@ -125,14 +135,33 @@ def write_atomically(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, _file_mode(path))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+TABLE_SUFFIXES = (".csv", ".parquet")
+"""The table formats `write_table` writes, by file suffix."""
+
+
+def parquet_bytes(rows: Sequence[Mapping[str, Any]]) -> bytes:
+    """Rows as a Parquet file (pyarrow, the `kubesched-core[parquet]` extra)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = io.BytesIO()
+    pq.write_table(pa.Table.from_pylist([dict(row) for row in rows]), sink)
+    return sink.getvalue()
+
+
 def write_table(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
-    """Rows to `path` as CSV (`.csv`); ValueError for another suffix."""
-    if path.suffix != ".csv":
-        raise ValueError(f"{path}: a table is written as .csv")
-    write_atomically(path, csv_text(rows).encode())
+    """Rows to `path`, as CSV (`.csv`) or Parquet (`.parquet`), whole or not at all;
+    ValueError for another suffix."""
+    if path.suffix == ".csv":
+        write_atomically(path, csv_text(rows).encode())
+    elif path.suffix == ".parquet":
+        write_atomically(path, parquet_bytes(rows))
+    else:
+        raise ValueError(f"{path}: a table is written as {' or '.join(TABLE_SUFFIXES)}")

@@ -29,8 +29,9 @@ def next_pod(sched: Scheduler) -> QueueEntry | None:
     sched.sync()
     sched.pump_bindings()
     sched.sync()
-    sched.queue.flush_backoff_completed()
-    return sched.queue.pop()
+    with sched.watchdog.limit():  # QueueSort is plugin code: a hang in it is cut short too
+        sched.queue.flush_backoff_completed()
+        return sched.queue.pop()
 
 
 def next_moment(sched: Scheduler, worth: Callable[[Pod], bool] | None = None) -> float | None:

@@ -15,18 +15,21 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Coroutine, Mapping
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+from kubesched.cluster.apiserver.kubeconfig import check_kubeconfig, redact
 from kubesched.errors import KubeschedError
 
 T = TypeVar("T")
 
 RUN_EXTRA = "kubesched-core[run]"
 JSON = "application/json"
+log = logging.getLogger(__name__)
 STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
 MERGE_PATCH = "application/merge-patch+json"
 
@@ -54,6 +57,19 @@ def transport_error(exc: BaseException) -> ApiError:
     name = type(exc).__name__
     reason = "ConnectionRefused" if name in ("ConnectError", "ConnectionRefusedError") else name
     return ApiError(0, reason, f"cannot reach the API server: {exc or name}")
+
+
+def connect_problem(exc: BaseException, secrets: Sequence[str]) -> str:
+    """One line for a failed connection: the credentials refused (401, 403: retrying cannot
+    help), or why the server could not be reached, with every secret blanked out."""
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    if status in (401, 403):
+        return f"the API server refused the credentials (HTTP {status})"
+    detail = redact(str(exc) or type(exc).__name__, secrets)
+    if len(detail) > 300:
+        detail = detail[:300] + "..."
+    return f"cannot reach the API server: {detail}"
 
 
 def import_kr8s() -> Any:
@@ -118,6 +134,9 @@ class ApiSession:
     def start(self) -> None:
         """Start the loop and connect (reads the credentials, asks the server its version)."""
         kr8s = import_kr8s()
+        check = check_kubeconfig(self.kubeconfig)  # names what is wrong with the file
+        for warning in check.warnings:
+            log.warning("%s", warning)
         self._thread.start()
 
         async def connect() -> Any:
@@ -127,7 +146,7 @@ class ApiSession:
             self._api = self.call(connect(), timeout=self.request_timeout * 3)
         except Exception as exc:
             self.close()
-            raise KubeschedError(f"cannot reach the API server: {exc}") from exc
+            raise KubeschedError(connect_problem(exc, check.secrets)) from None
 
     @property
     def server(self) -> str:
