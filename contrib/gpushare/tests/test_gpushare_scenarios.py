@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+from contextlib import redirect_stderr, redirect_stdout
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kubesched.cli.main import main as kubesched
 from kubesched.replay import PodCreated, PodDeleted, ReplayOptions, ScenarioError, replay
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods
@@ -136,3 +139,42 @@ def test_a_deletion_before_its_creation_names_the_row(tmp_path: Path) -> None:
     pods_csv.write_text(POD_HEADER + "p,1000,1024,0,0,,LS,Running,50,40,50\n")
     with pytest.raises(ScenarioError, match=r"bad\.csv:2: column deletion_time: 40 is before"):
         read_openb(pods_csv, {})
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = kubesched(list(argv))
+        except SystemExit as stop:
+            code = stop.code
+    return int(code or 0), out.getvalue(), err.getvalue()
+
+
+def test_kubesched_replay_reads_openb_arrivals_by_name(tmp_path: Path) -> None:
+    write_openb_trace(tmp_path)
+    pods_csv = tmp_path / "openb_pod_list_default.csv"
+    config_file = tmp_path / "config.json"
+    config_file.write_text(json.dumps(config("bestfit", pods_csv)))
+    code, out, err = run_cli(
+        "replay", str(pods_csv), "--format", "openb-arrivals", "--format-option", "seed=7",
+        "--drop-unschedulable", "--ties", "first", "--seed", "7",
+        "--config", str(config_file), "-o", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
+    pods = read_pods(pods_csv)
+    order = inflate(arrivals(pods, 7), pods, 19_000, 1.3, 7)
+    workload = target_workload([p.spec() for p in pods])
+    expected = openb_replay(nodes, order, "bestfit", workload, 7, "first")
+    gpu = json.loads(out)["observers"]["openbGpu"]
+    assert (gpu["scheduled"], gpu["allocatedMilli"]) == (expected.scheduled, expected.allocated[-1])
+
+
+def test_kubesched_replay_names_a_bad_format_option_in_one_line(tmp_path: Path) -> None:
+    write_openb_trace(tmp_path)
+    pods_csv = str(tmp_path / "openb_pod_list_default.csv")
+    code, out, err = run_cli("replay", pods_csv, "--format", "openb", "--format-option", "x=1")
+    assert (code, out) == (2, "")
+    assert "format option 'x' is not one of nodes" in err
+    assert len(err.strip().splitlines()) == 1
