@@ -4,19 +4,31 @@
     uv run nox -s tests        # just the test suite
     uv run nox -s bench        # full benchmarks (minutes), JSON in benchmarks/results/
     uv run nox -s wheels       # every distribution's wheel into dist/ (docs/installation.md)
+    uv run nox -s tests-3.13   # the suite on another Python (3.10 to 3.13), in .nox/py313
 
 Sessions run in the uv project environment (`uv run` syncs it from uv.lock),
-so nox creates no virtualenvs of its own.
+so nox creates no virtualenvs of its own; the `tests-3.X` sessions have uv make
+one environment per interpreter under .nox/.
 """
 
 from __future__ import annotations
 
+import os
 from glob import glob
+from pathlib import Path
 
 import nox
 
 nox.options.default_venv_backend = "none"
-nox.options.sessions = ["lint", "typecheck", "tests", "docs", "bench_quick"]
+nox.options.sessions = [
+    "lint",
+    "typecheck",
+    "tests",
+    "tests-3.10",
+    "tests-3.13",
+    "docs",
+    "bench_quick",
+]
 nox.options.error_on_missing_interpreters = True
 
 TYPED = [
@@ -25,6 +37,7 @@ TYPED = [
     *sorted(glob("contrib/*/src")),
     *sorted(glob("tests/plugins/*/src")),
     "plugin_template/hooks",
+    "tools",
 ]
 
 
@@ -45,6 +58,51 @@ def typecheck(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """The whole test suite, end-to-end tests (real venvs, real pip installs) included."""
     session.run("pytest", "-n", "2", "--dist", "loadgroup", *session.posargs)
+
+
+PYTHONS = ("3.10", "3.11", "3.12", "3.13")
+"""Every Python the distributions declare (requires-python >= 3.10)."""
+
+ACROSS_PYTHONS = ["-m", "not e2e"]
+"""What `tests-3.X` run by default: the whole suite but the `e2e` tests, which build
+virtual environments and pip-install distributions (template, wheels, installation page,
+registry and command discovery through pip). Those exercise packaging rather than the
+interpreter, and take about a third of the suite's time; `tests` runs them on the project's
+Python, and discovery itself is covered on every Python by the registry's unit tests. Every unit,
+property, determinism and headline test runs, the docs' examples included (their shown
+outputs must match on each Python). `-- ARGS` runs pytest with other arguments."""
+
+
+def interpreter(version: str) -> str:
+    """What uv is asked for: a pyenv-installed interpreter of `version` when there is one
+    (pyenv's shims only answer for the selected versions), else the version itself, which
+    uv resolves from PATH or its managed interpreters. No match is an error, never a skip."""
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    found = sorted(glob(str(root / "versions" / f"{version}.*" / "bin" / f"python{version}")))
+    return found[-1] if found else version
+
+
+def tests_on(version: str) -> None:
+    """Declare the `tests-<version>` session."""
+
+    def session_func(session: nox.Session) -> None:
+        where = str(Path(f".nox/py{version.replace('.', '')}").resolve())
+        env = {"UV_PROJECT_ENVIRONMENT": where, "VIRTUAL_ENV": where}
+        python = interpreter(version)
+        session.run("uv", "sync", "--frozen", "--python", python, env=env, external=True)
+        check = f"import sys; assert sys.version_info[:2] == {tuple(map(int, version.split('.')))}"
+        run = ["uv", "run", "--frozen", "--no-sync", "--python", python]
+        session.run(*run, "python", "-c", check, env=env, external=True)
+        args = session.posargs or ACROSS_PYTHONS
+        pytest = [*run, "pytest", "-n", "2", "--dist", "loadgroup", *args]
+        session.run(*pytest, env=env, external=True)
+
+    session_func.__doc__ = f"The suite on Python {version}, in .nox/py{version.replace('.', '')}."
+    nox.session(name=f"tests-{version}")(session_func)
+
+
+for _version in PYTHONS:
+    tests_on(_version)
 
 
 @nox.session

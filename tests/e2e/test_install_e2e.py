@@ -173,5 +173,13 @@ def test_a_generated_project_passes_tox_against_local_wheels(
     [sdist] = (tmp_path / "sdist").glob("*.tar.gz")
     with tarfile.open(sdist) as archive:
         tops = {name.split("/")[1] for name in archive.getnames() if name.count("/")}
-    project_files = {"src", "tests", "README.md", "LICENSE", "tox.ini", "pyproject.toml"}
+    project_files = {
+        "src",
+        "tests",
+        "README.md",
+        "LICENSE",
+        "tox.ini",
+        "pyproject.toml",
+        "hatch_build.py",
+    }
     assert tops == {*project_files, ".gitignore", "PKG-INFO"}, "no .venv, .try or .tox"

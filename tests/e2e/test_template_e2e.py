@@ -146,9 +146,27 @@ def test_kubesched_plugins_lists_them_as_out_of_tree(sandbox: Sandbox) -> None:
             "batchHooks": [],
             "loaded": True,
             "error": None,
+            "deprecatedHooks": [],
         }
     in_tree = {name for name, r in records.items() if r["source"] == "in-tree"}
     assert in_tree and not in_tree & set(PLUGINS)
+
+
+def test_the_generated_distributions_carry_the_framework_classifier(sandbox: Sandbox) -> None:
+    names = [f"kubesched-{plugin.lower()}" for plugin in PLUGINS]
+    script = (
+        "import importlib.metadata as md, json, sys; "
+        "print(json.dumps([md.distribution(n).metadata.get_all('Classifier') "
+        "for n in sys.argv[1:]]))"
+    )
+    found = json.loads(sandbox.run(sandbox.bin / "python", "-c", script, *names).stdout)
+    for classifiers in found:
+        assert classifiers == [
+            "Framework :: kubesched",
+            "Programming Language :: Python :: 3",
+            "Topic :: System :: Clustering",
+            "Typing :: Typed",
+        ]
 
 
 def test_the_readme_profile_moves_pods_to_the_preferred_node(sandbox: Sandbox) -> None:

@@ -344,6 +344,10 @@ class QueuedOffsets(random.Random):
     """Stands in for the plugin's random generator: `randrange(n)` hands out the given
     offsets in turn (upstream's tests fix its generator's seed to the same end)."""
 
+    def __new__(cls, *offsets: int) -> QueuedOffsets:
+        # Python 3.10's Random.__new__ takes at most a seed; 3.11 ignores a subclass's arguments
+        return super().__new__(cls)
+
     def __init__(self, *offsets: int) -> None:
         super().__init__()
         self.offsets = list(offsets)

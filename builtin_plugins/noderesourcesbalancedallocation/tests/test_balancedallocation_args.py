@@ -77,7 +77,7 @@ def test_args_structured_from_a_plugin_config_entry() -> None:
 def test_config_file_errors_name_the_field(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kubesched.cli.main import main
+    from kubesched.cli import main
 
     config = tmp_path / "config.yaml"
     config.write_text(

@@ -23,8 +23,7 @@ from kubesched.framework import (
     Registry,
     points_of,
 )
-from kubesched.testing import make_node, make_pod
-from kubesched.testing.builders import Amount
+from kubesched.testing import Amount, make_node, make_pod
 from kubesched_noderesourcesfit import NodeResourcesFit
 from kubesched_noderesourcesfit.hints import (
     after_node_change,

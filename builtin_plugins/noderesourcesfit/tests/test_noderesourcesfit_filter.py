@@ -16,8 +16,7 @@ import pytest
 
 from kubesched.api import Container, Pod, PodSpec, ResourceRequirements
 from kubesched.framework import Code, CycleState, NodeInfo, PodInfo
-from kubesched.testing import make_node, make_pod, resource_list
-from kubesched.testing.builders import Amount
+from kubesched.testing import Amount, make_node, make_pod, resource_list
 from kubesched_noderesourcesfit import (
     InsufficientResource,
     NodeResourcesFit,

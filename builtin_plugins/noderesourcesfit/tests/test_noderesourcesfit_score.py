@@ -15,8 +15,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from kubesched.api import Node, Pod
-from kubesched.testing import make_node, make_pod
-from kubesched.testing.builders import Amount
+from kubesched.testing import Amount, make_node, make_pod
 from kubesched_noderesourcesfit import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,

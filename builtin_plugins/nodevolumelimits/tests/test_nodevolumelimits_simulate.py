@@ -22,7 +22,7 @@ from kubesched.api import (
     VolumeNodeResources,
     load_manifests,
 )
-from kubesched.cli.main import main
+from kubesched.cli import main
 from kubesched.testing import make_node, make_pod, simulate
 
 DRIVER = "ebs.csi.aws.com"

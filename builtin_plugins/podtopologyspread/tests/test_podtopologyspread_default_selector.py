@@ -25,7 +25,7 @@ from kubesched.api import (
     WorkloadSpec,
     as_selector,
 )
-from kubesched.cluster.memory import InMemoryCluster
+from kubesched.cluster import InMemoryCluster
 from kubesched.testing import PluginHarness, PodBuilder, make_node, make_pod
 from kubesched_podtopologyspread import PodTopologySpread, PodTopologySpreadArgs
 from kubesched_podtopologyspread.constraints import (

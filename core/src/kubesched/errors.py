@@ -76,3 +76,12 @@ class ConfigError(KubeschedError):
 
 class PluginError(KubeschedError):
     """A plugin that cannot be found, loaded, built, or used at an extension point."""
+
+
+class PluginDeprecationWarning(FutureWarning):
+    """A plugin implements a hook, or takes a hook argument, that is deprecated.
+
+    A FutureWarning, so users of the CLI see it by default: they are the ones
+    who can ask the plugin's authors to update it. Emitted once per process for
+    each plugin and deprecation, with the plugin's name.
+    """

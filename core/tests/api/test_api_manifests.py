@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -271,7 +272,9 @@ def test_broken_yaml_names_file_document_and_line() -> None:
 
 def test_broken_json_names_the_line() -> None:
     error = error_line(DATA / "broken.json")
-    assert error.message.startswith("line 2, column 27: invalid JSON: ")
+    # the trailing comma's line; Python 3.13's json points at the comma, earlier ones after it
+    column = 26 if sys.version_info >= (3, 13) else 27
+    assert error.message.startswith(f"line 2, column {column}: invalid JSON: ")
     assert error.document == 0
 
 

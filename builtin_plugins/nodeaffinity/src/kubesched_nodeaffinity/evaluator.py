@@ -8,18 +8,18 @@ upstream's component-helpers `nodeaffinity`: a term ANDs its matchExpressions
 and its matchFields (ignored for a node without a name), a term that did not
 parse matches nothing, a selector ORs its terms, preferred terms add up the
 weights of those matched.
+
+The evaluator reads the parsed requirements, terms and selectors through the
+small protocols below, which the attrs classes of `requirements`, `selectors`
+and `pod_affinity` satisfy; it imports none of those modules, so they depend
+on it and not the other way round.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from kubesched_nodeaffinity.pod_affinity import RequiredNodeAffinity
-    from kubesched_nodeaffinity.requirements import FieldRequirement, LabelRequirement
-    from kubesched_nodeaffinity.selectors import NodeSelectorMatcher, PreferredTerms, Term
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
 
 IN = "In"
 NOT_IN = "NotIn"
@@ -46,6 +46,73 @@ def parse_go_int64(text: str) -> int | None:
 
 Truth = Any
 """A bool (one node) or a boolean mask (one entry per row)."""
+
+
+class LabelRequirement(Protocol):
+    """A parsed matchExpressions entry (`requirements.LabelRequirement`)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def operator(self) -> str: ...
+    @property
+    def values(self) -> frozenset[str]: ...
+    @property
+    def bound(self) -> int: ...
+
+
+class FieldRequirement(Protocol):
+    """A parsed matchFields entry (`requirements.FieldRequirement`)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def operator(self) -> str: ...
+    @property
+    def value(self) -> str: ...
+
+
+class Term(Protocol):
+    """A parsed node selector term (`selectors.Term`)."""
+
+    @property
+    def labels(self) -> Sequence[LabelRequirement] | None: ...
+    @property
+    def fields(self) -> Sequence[FieldRequirement] | None: ...
+    @property
+    def errors(self) -> Sequence[object]: ...
+
+
+class NodeSelectorMatcher(Protocol):
+    """A parsed node selector: terms ORed (`selectors.NodeSelectorMatcher`)."""
+
+    @property
+    def terms(self) -> Sequence[Term]: ...
+
+
+class WeightedTerm(Protocol):
+    """A preferred term with its weight (`selectors.WeightedTerm`)."""
+
+    @property
+    def weight(self) -> int: ...
+    @property
+    def term(self) -> Term: ...
+
+
+class PreferredTerms(Protocol):
+    """The pod's preferred node affinity terms (`selectors.PreferredTerms`)."""
+
+    @property
+    def terms(self) -> Sequence[WeightedTerm]: ...
+
+
+class RequiredNodeAffinity(Protocol):
+    """The pod's nodeSelector and required node affinity (`pod_affinity.RequiredNodeAffinity`)."""
+
+    @property
+    def node_selector(self) -> Mapping[str, str]: ...
+    @property
+    def affinity(self) -> NodeSelectorMatcher | None: ...
 
 
 class View(Protocol):

@@ -5,13 +5,27 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any
+import warnings
+from typing import Any, TextIO
 
 import click
 
 from kubesched import __version__
+from kubesched.cli._commands import (
+    CommandSpec,
+    broken_command,
+    installed_commands,
+    load_command,
+    plugin_summary,
+)
 from kubesched.cli._interrupt import Interrupted, interrupted_message, signals_stop
-from kubesched.errors import ConfigError, InputError, KubeschedError
+from kubesched.errors import (
+    ConfigError,
+    InputError,
+    KubeschedError,
+    PluginDeprecationWarning,
+    PluginError,
+)
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("kubesched.cli.plugins", "List every discovered plugin and what it implements."),
@@ -27,20 +41,37 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 `kubesched --help` lists them without importing any."""
 
 
+def plugin_commands() -> dict[str, CommandSpec]:
+    """The commands installed distributions add (`kubesched.commands` entry points)."""
+    return installed_commands(frozenset(SUBCOMMANDS))
+
+
 class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when it is used."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(SUBCOMMANDS)
+        added = [name for name, spec in plugin_commands().items() if name not in SUBCOMMANDS]
+        return sorted([*SUBCOMMANDS, *added])
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, SUBCOMMANDS[name][1]) for name in self.list_commands(ctx)]
+        rows = [(name, SUBCOMMANDS[name][1]) for name in sorted(SUBCOMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+        added = plugin_commands()
+        rows = [(n, plugin_summary(added[n])) for n in sorted(added) if n not in SUBCOMMANDS]
+        if rows:
+            with formatter.section("Commands from plugins"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in SUBCOMMANDS:
-            return None
+            spec = plugin_commands().get(cmd_name)
+            if spec is None:
+                return None
+            try:
+                return load_command(spec)
+            except PluginError as exc:
+                return broken_command(spec, exc)
         module_name = SUBCOMMANDS[cmd_name][0]
         try:
             module = importlib.import_module(module_name)
@@ -87,9 +118,29 @@ def _silence_stdout() -> None:
         pass
 
 
+_show_warning = warnings.showwarning
+
+
+def show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A plugin deprecation as one `warning:` line on stderr; other warnings as Python
+    shows them."""
+    if issubclass(category, PluginDeprecationWarning):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning user errors into one line and an exit code."""
     args = sys.argv[1:] if argv is None else argv
+    warnings.showwarning = show_warning
     if not args and COMPLETE_VAR not in os.environ:  # the command alone: help, and success
         with click.Context(cli, info_name="kubesched", **cli.context_settings) as ctx:
             click.echo(ctx.get_help())

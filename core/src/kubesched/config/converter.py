@@ -91,8 +91,8 @@ def make_converter() -> cattrs.Converter:
         omit_defaults=False,
     )
     converter.register_structure_hook(timedelta, _duration)
-    # By predicate: Python 3.10's singledispatch refuses typing.Any as a class to register.
-    converter.register_structure_hook_func(lambda t: t is Any, _any)
+    # a predicate, not the type: on Python 3.10 functools.singledispatch refuses typing.Any
+    converter.register_structure_hook_func(lambda kind: kind is Any, _any)
     converter.register_unstructure_hook(timedelta, format_duration)
     converter.register_unstructure_hook(float, _json_number)
     return converter

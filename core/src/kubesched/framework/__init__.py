@@ -41,9 +41,9 @@ from kubesched.framework._interface import (
     Handle,
     PluginFactory,
     PodNominator,
-    SharedLister,
     WaitingPod,
 )
+from kubesched.framework._lister import SharedLister
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._points import EXTENSION_POINTS, HOOKS, ExtensionPoint
 from kubesched.framework._registry import (

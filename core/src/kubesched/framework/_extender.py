@@ -16,7 +16,7 @@ from attrs import frozen
 
 from kubesched.api import Pod
 from kubesched.errors import KubeschedError
-from kubesched.framework._interface import SharedLister
+from kubesched.framework._lister import SharedLister
 from kubesched.framework._status import Status
 
 EXTENDER_NAME = "Extender"

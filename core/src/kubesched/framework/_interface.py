@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from kubesched.api import (
     Controller,
@@ -25,12 +25,10 @@ from kubesched.api import (
 )
 from kubesched.features import FeatureGates
 from kubesched.framework._cycle_state import CycleState
-from kubesched.framework._node_table import NodeTable
+from kubesched.framework._extender import Extender
+from kubesched.framework._lister import SharedLister
 from kubesched.framework._status import Status
 from kubesched.framework._types import NodeInfo, PodInfo
-
-if TYPE_CHECKING:
-    from kubesched.framework._extender import Extender
 
 
 class Clock(Protocol):
@@ -116,17 +114,6 @@ class EventRecorder(Protocol):
     """Records Kubernetes events (Scheduled, FailedScheduling, Preempted...)."""
 
     def event(self, obj: Any, event_type: str, reason: str, action: str, message: str) -> None: ...
-
-
-class SharedLister(Protocol):
-    """The snapshot as plugins see it during a scheduling cycle."""
-
-    def node_infos(self) -> Sequence[NodeInfo]: ...
-
-    def get(self, node_name: str) -> NodeInfo | None: ...
-
-    @property
-    def node_table(self) -> NodeTable: ...
 
 
 class PodNominator(Protocol):

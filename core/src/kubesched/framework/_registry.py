@@ -6,6 +6,8 @@ built-in distributions are "in-tree", every other one "out-of-tree"; plugins
 can also be registered in code. Discovery reads metadata only; a plugin's
 module is imported when it is first loaded. A name that two sources claim is
 an error naming both, never a silent override (upstream's Registry.Merge).
+A distribution whose `kubesched-core` range (its Requires-Dist) excludes the
+installed core is listed but not loaded, with one warning (`_compat`).
 
 Environment switches (pytest's and llm's conventions):
 
@@ -21,7 +23,6 @@ import importlib
 import importlib.metadata as md
 import inspect
 import os
-import re
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any, cast
@@ -29,55 +30,31 @@ from typing import Any, cast
 import attrs
 from attrs import frozen
 
+from kubesched.discovery import (
+    DISABLE_AUTOLOAD_ENV,
+    IN_TREE_DISTRIBUTIONS,
+    IN_TREE_PLUGINS,
+    LOAD_PLUGINS_ENV,
+    autoload_disabled,
+    incompatibility,
+    installed_core_version,
+    load_list,
+    normalize_distribution_name,
+)
 from kubesched.errors import PluginError
 from kubesched.framework._interface import PluginFactory
 from kubesched.framework._points import EXTENSION_POINTS, POINTS
 from kubesched.framework.hookspecs import PROJECT_NAME
 
 ENTRY_POINT_GROUP = "kubesched.plugins"
-DISABLE_AUTOLOAD_ENV = "KUBESCHED_DISABLE_PLUGIN_AUTOLOAD"
-LOAD_PLUGINS_ENV = "KUBESCHED_LOAD_PLUGINS"
 IN_TREE = "in-tree"
 OUT_OF_TREE = "out-of-tree"
-
-IN_TREE_PLUGINS: Mapping[str, str] = {
-    name: f"kubesched-{name.lower()}"
-    for name in (
-        "PrioritySort",
-        "SchedulingGates",
-        "NodeUnschedulable",
-        "NodeName",
-        "NodeAffinity",
-        "NodeResourcesFit",
-        "TaintToleration",
-        "DefaultBinder",
-        "DefaultPreemption",
-        "VolumeRestrictions",
-        "VolumeZone",
-        "NodeVolumeLimits",
-        "VolumeBinding",
-        "PodTopologySpread",
-        "NodePorts",
-        "NodeResourcesBalancedAllocation",
-        "ImageLocality",
-        "InterPodAffinity",
-    )
-}
-"""In-tree plugin name -> the distribution that ships it."""
-
-IN_TREE_DISTRIBUTIONS = frozenset(IN_TREE_PLUGINS.values())
-"""The distributions that make up upstream's in-tree registry."""
 
 
 def install_hint(name: str) -> str | None:
     """How to install an in-tree plugin that is missing ("pip install kubesched-nodename")."""
     dist = IN_TREE_PLUGINS.get(name)
     return f"pip install {dist}" if dist else None
-
-
-def normalize_distribution_name(name: str) -> str:
-    """PEP 503 normalisation, so `Kubesched_Foo` and `kubesched-foo` are one distribution."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 @frozen
@@ -106,15 +83,23 @@ class Registry:
         self._conflicts: dict[str, list[PluginSpec]] = {}
         self.held_back: dict[str, str] = {}
         """Installed plugins the environment switches kept out -> which switch, and how."""
+        self.incompatible: dict[str, str] = {}
+        """Plugins of distributions that do not support the installed kubesched-core -> why."""
         self.warnings: list[str] = []
-        """What the environment switches asked for that makes no sense."""
+        """What a user should hear once: switches that make no sense, incompatible
+        distributions."""
 
     @classmethod
-    def discover(cls, environ: Mapping[str, str] | None = None) -> Registry:
-        """Every plugin that installed distributions declare, filtered by the env switches."""
+    def discover(
+        cls, environ: Mapping[str, str] | None = None, *, core_version: str | None = None
+    ) -> Registry:
+        """Every plugin that installed distributions declare, filtered by the env switches;
+        `core_version` (default: the installed kubesched-core) is what ranges are checked
+        against."""
         env = os.environ if environ is None else environ
-        wanted = _load_list(env)
-        autoload = env.get(DISABLE_AUTOLOAD_ENV, "").strip().lower() not in {"1", "true", "yes"}
+        core = installed_core_version() if core_version is None else core_version
+        wanted = load_list(env)
+        autoload = not autoload_disabled(env)
         registry = cls()
         seen: set[str] = set()
         matched: set[str] = set()
@@ -123,6 +108,8 @@ class Registry:
             if dist_name in seen:
                 continue  # a second copy of the same distribution further down sys.path
             seen.add(dist_name)
+            unsupported: str | None = None
+            checked = False
             for ep in dist.entry_points:
                 if ep.group != ENTRY_POINT_GROUP:
                     continue
@@ -140,6 +127,13 @@ class Registry:
                     continue
                 spec = PluginSpec(ep.name, source, dist_name, dist.version, ep.value)
                 registry._add(spec)
+                if not checked:
+                    checked = True
+                    unsupported = incompatibility(dist_name, dist.version, dist.requires, core)
+                    if unsupported:
+                        registry.warnings.append(f"{unsupported}: its plugins are not loaded")
+                if unsupported:
+                    registry.incompatible[ep.name] = unsupported
         for unknown in sorted((wanted or set()) - matched):
             registry.warnings.append(
                 f"{LOAD_PLUGINS_ENV} names {unknown!r}: no installed plugin or distribution"
@@ -194,6 +188,8 @@ class Registry:
         """Import the plugin's factory (once); every failure is a PluginError naming it."""
         if name in self._conflicts:
             raise PluginError(_conflict_message(name, self._conflicts[name]))
+        if name in self.incompatible:
+            raise PluginError(f'plugin "{name}" is not loaded: {self.incompatible[name]}')
         factory = self._factories.get(name)
         if factory is not None:
             return factory
@@ -250,13 +246,6 @@ class Registry:
         `<Name>Args`."""
         declared = getattr(self.loadable(name), "args_kind", None)
         return declared if isinstance(declared, str) and declared else f"{name}Args"
-
-
-def _load_list(env: Mapping[str, str]) -> set[str] | None:
-    raw = env.get(LOAD_PLUGINS_ENV)
-    if raw is None:
-        return None
-    return {item.strip() for item in raw.split(",") if item.strip()}
 
 
 def _conflict_message(name: str, specs: list[PluginSpec]) -> str:

@@ -27,6 +27,7 @@ from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import hookspecs
 from kubesched.framework._binding import BindingPhase
 from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._deprecations import register_plugin
 from kubesched.framework._events import WILDCARD_EVENT, ClusterEventWithHint
 from kubesched.framework._extender import EXTENDER_NAME, Extender
 from kubesched.framework._filtering import FilterOutcome, FilterPhase
@@ -36,8 +37,8 @@ from kubesched.framework._interface import (
     ClusterClient,
     EventRecorder,
     PodNominator,
-    SharedLister,
 )
+from kubesched.framework._lister import SharedLister
 from kubesched.framework._plans import compile_plans
 from kubesched.framework._plugin_calls import PluginCall, as_status, first_failure
 from kubesched.framework._points import ENQUEUE_EXTENSIONS_HOOK, EXTENSION_POINTS, POINTS
@@ -129,7 +130,7 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
                     f"{self._where(name, registry)} does not extend {POINTS[point].title} plugin"
                 )
         try:
-            self._pm.register(plugin, name=name)
+            register_plugin(self._pm, plugin, name, self._where(name, registry))
             self._pm.check_pending()
         except (pluggy.PluginValidationError, ValueError) as exc:
             one_line = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())

@@ -12,6 +12,7 @@ from kubesched.config.converter import StructureError
 from kubesched.config.plugin_args import structure_args
 from kubesched.errors import ConfigError, PluginError
 from kubesched.framework import hookspecs
+from kubesched.framework._deprecations import register_plugin
 from kubesched.framework._interface import PluginFactory
 from kubesched.framework._registry import Registry, hooks_of
 
@@ -60,5 +61,5 @@ def _hook_caller(plugin: object, name: str) -> pluggy.HookRelay:
     """Hooks of this one plugin, callable by keyword with pluggy's argument matching."""
     pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     pm.add_hookspecs(hookspecs)
-    pm.register(plugin, name=name)
+    register_plugin(pm, plugin, name, f'plugin "{name}"')
     return pm.hook
