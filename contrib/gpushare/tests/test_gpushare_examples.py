@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubesched.cli.main import main
+from kubesched.cli import main
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import read_pods
 from kubesched_gpushare.replay.profiles import (

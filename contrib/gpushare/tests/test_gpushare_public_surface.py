@@ -1,6 +1,6 @@
 """The GPU-sharing distributions use only kubesched's public modules: the plugin surface
 (`kubesched`, `kubesched.api`, `kubesched.framework`, `kubesched.errors`), the replay engine
-(`kubesched.replay`) and, for test helpers, `kubesched.testing` and the CLI's entry. The
+(`kubesched.replay`) and, for test helpers, `kubesched.testing` and `kubesched.cli`. The
 scheduler's, profile's and cluster's modules are core's own: the replay drives the scheduler
 through `kubesched.replay` and its tie rule is the engine's option."""
 
@@ -17,7 +17,7 @@ PUBLIC = {
     "kubesched.framework",
     "kubesched.replay",
     "kubesched.testing",
-    "kubesched.cli.main",
+    "kubesched.cli",
 }
 IMPORT = re.compile(r"^\s*(?:from|import)\s+(kubesched(?:\.\w+)*)\b", re.MULTILINE)
 

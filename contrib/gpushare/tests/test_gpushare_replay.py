@@ -249,3 +249,27 @@ def test_a_policy_no_run_took_to_100_percent_shows_dashes() -> None:
     assert summary([{"policy": "fgd", "unallocatedAt100": None, "podsPerSecond": 3.0}]) == {
         "fgd": {**row, "podsPerSecond": 3.0}
     }
+
+
+def test_kubesched_openb_is_the_same_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kubesched.cli import main as kubesched
+
+    def run(*argv: str) -> object:
+        try:
+            return kubesched(list(argv))
+        except SystemExit as stop:
+            return stop.code
+
+    write_openb_trace(tmp_path)
+    assert run("openb", str(tmp_path), "--policies", "bestfit", "--json", str(tmp_path / "a")) in (
+        0,
+        None,
+    )
+    capsys.readouterr()
+    assert main([str(tmp_path), "--policies", "bestfit", "--json", str(tmp_path / "b")]) == 0
+    a, b = (json.loads((tmp_path / n).read_text())["runs"] for n in "ab")
+    assert [r["unallocatedGpuPercent"] for r in a] == [r["unallocatedGpuPercent"] for r in b]
+    assert run("openb", str(tmp_path / "nowhere")) == 2
+    assert "nowhere/openb_node_list_gpu_node.csv" in capsys.readouterr().err

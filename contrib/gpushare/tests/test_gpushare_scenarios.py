@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from kubesched.cli.main import main as kubesched
+from kubesched.cli import main as kubesched
 from kubesched.replay import PodCreated, PodDeleted, ReplayOptions, ScenarioError, replay
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods

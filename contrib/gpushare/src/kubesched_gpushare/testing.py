@@ -97,7 +97,7 @@ def random_gpu_pod(rng: random.Random) -> Pod:
 
 def listed_plugin(name: str) -> dict[str, Any]:
     """The `kubesched plugins -o json` entry of the plugin called `name`."""
-    from kubesched.cli.main import main
+    from kubesched.cli import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -37,8 +37,8 @@ from kubesched_gpushare.resources import MILLI, node_gpu_count
 API_VERSION = "kubesched.io/openb-replay/v1"
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kubesched-openb", description=__doc__.split("\n")[0])
+def _parser(prog: str = "kubesched-openb") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("data", type=Path, nargs="?", help="folder with the OpenB CSVs")
     p.add_argument(
         "--from",
@@ -195,8 +195,8 @@ def merged(paths: list[Path]) -> dict[str, Any]:
     return {**first, "runs": runs, "summary": summary(runs)}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+def main(argv: list[str] | None = None, prog: str = "kubesched-openb") -> int:
+    parser = _parser(prog)
     args = parser.parse_args(argv)
     if (args.data is None) == (not args.merge):
         parser.error("give DATA_DIR (to run) or --from (to merge runs), one of the two")
