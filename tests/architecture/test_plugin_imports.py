@@ -61,18 +61,6 @@ PUBLIC = frozenset(
 """The public modules, as docs/writing-plugins/public-api.md lists them."""
 
 ALLOWED_VIOLATIONS = {
-    # The OpenB replay drives the scheduler's internals directly. It is being rebuilt on
-    # the public scenario engine (`kubesched.scenario`); delete these lines as it moves.
-    "contrib/gpushare/src/kubesched_gpushare/replay/run.py": {
-        "kubesched.scheduler.loop",
-        "kubesched.scheduler.outcome",
-    },
-    "contrib/gpushare/src/kubesched_gpushare/replay/ties.py": {
-        "kubesched.scheduler.algorithm",
-        "kubesched.scheduler.snapshot",
-    },
-    # Runs `kubesched` in-process through the CLI's module instead of `kubesched.cli`.
-    "contrib/gpushare/src/kubesched_gpushare/testing.py": {"kubesched.cli.main"},
     # Preemption's test double of the Handle lists nodes through the scheduler's Snapshot;
     # kubesched.testing offers no SharedLister over NodeInfos yet.
     "builtin_plugins/defaultpreemption/tests/defaultpreemption_testlib.py": {

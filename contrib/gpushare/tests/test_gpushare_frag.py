@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched_gpushare import GpuRequest, TypicalPod, node_fragment, target_workload
+from kubesched_gpushare.floats import add_in_order, mean_in_order
 from kubesched_gpushare.frag import fragments, spec_fragment
 
 CPU_ONLY = TypicalPod(4000, GpuRequest(), 0.5)
@@ -101,3 +102,23 @@ def test_vectorised_fragments_equal_the_per_node_sum(
     models = np.array([m for *_, m in nodes], dtype=object)
     expected = [node_fragment(tuple(row[:gpus]), c, m, workload) for row, gpus, c, m in nodes]
     assert fragments(free, cpu, models, workload).tolist() == expected
+
+
+def test_floats_are_added_left_to_right_on_every_python() -> None:
+    # Ten 0.1s added one by one give 0.9999999999999999; Python 3.12's compensated sum()
+    # gives 1.0. A node fragment must be the former on every Python.
+    assert add_in_order([0.1] * 10) == 0.9999999999999999
+    assert add_in_order([1e16, 1.0, -1e16]) == 0.0  # no compensation: the 1.0 is lost
+    tenths = [TypicalPod(0, GpuRequest(), 0.1)] * 10
+    assert node_fragment((1,), 0, "A", tenths) == 0.9999999999999999
+    assert mean_in_order([1.0, 2.0]) == 1.5 and str(mean_in_order([])) == "nan"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6), max_size=12))
+def test_add_in_order_is_a_left_fold(values: list[float]) -> None:
+    total = 0.0
+    for value in values:
+        total = total + value
+    assert add_in_order(values) == total
+    assert add_in_order(iter(values)) == total

@@ -28,8 +28,9 @@ def test_the_plot_has_one_median_line_per_policy(
     assert png.read_bytes().startswith(PNG_SIGNATURE)
     assert png.stat().st_size > 10_000
     runs = json.loads(out.read_text())["runs"]
-    fig = figure(runs)
+    fig = figure(runs, "first")
     [axes] = fig.axes
+    assert axes.get_title().startswith("ties to the first node of a seeded order")
     lines = axes.get_lines()
     assert [line.get_label() for line in lines] == ["fgd", "bestfit", "random"]
     assert len(axes.collections) == 3  # one 25th-75th percentile band per policy
@@ -52,3 +53,25 @@ def test_the_band_lies_around_the_median() -> None:
     assert xs == [75, 76]
     assert mid == [30.0, 31.0]
     assert q1 == [20.0, 21.0] and q3 == [40.0, 41.0]
+
+
+def test_runs_stopped_early_end_their_band_there() -> None:
+    runs = [
+        {"policy": "p", "seed": 1, "unallocatedGpuPercent": [None] * 75 + [10.0, 11.0, 12.0]},
+        {"policy": "p", "seed": 2, "unallocatedGpuPercent": [None] * 75 + [20.0]},
+    ]
+    [(xs, mid, _, _)] = bands(runs).values()
+    assert xs == [75, 76, 77]
+    assert mid == [15.0, 11.0, 12.0]
+
+
+def test_policies_with_different_seed_counts_say_so_in_the_legend() -> None:
+    pytest.importorskip("matplotlib")
+    runs = [
+        {"policy": "a", "seed": s, "unallocatedGpuPercent": [None] * 75 + [float(s)]}
+        for s in (1, 2, 3)
+    ] + [{"policy": "b", "seed": 1, "unallocatedGpuPercent": [None] * 75 + [5.0]}]
+    [axes] = figure(runs, "random").axes
+    assert [line.get_label() for line in axes.get_lines()] == ["a (3 seeds)", "b (1 seeds)"]
+    assert "median over 1 to 3 seed(s)" in axes.get_title()
+    assert axes.get_title().startswith("ties to a random tied node")

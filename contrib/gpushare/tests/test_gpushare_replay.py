@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods, replay
-from kubesched_gpushare.replay.cli import main
-from kubesched_gpushare.replay.profiles import POLICIES
-from kubesched_gpushare.replay.series import binned
+from kubesched_gpushare.replay.cli import main, summary
+from kubesched_gpushare.replay.output import table
+from kubesched_gpushare.replay.profiles import POLICIES, policy_config
+from kubesched_gpushare.replay.series import arrived_bin, binned, unallocated
 from kubesched_gpushare.replay.trace import TraceError
-from kubesched_gpushare.testing import NODE_HEADER, write_openb_trace
+from kubesched_gpushare.testing import NODE_HEADER, openb_trace_dir, write_openb_trace
 
 
 def test_reading_the_trace(tmp_path: Path) -> None:
@@ -54,9 +54,18 @@ def test_arrivals_are_a_seeded_permutation_and_inflation_stops_at_the_target(
     assert inflate(order, pods, original // 2, 1.3, 42) == order
 
 
-def test_binning_falls_back_to_neighbours() -> None:
+def test_binning_pools_the_neighbours_of_an_empty_bin() -> None:
     # capacity 100: arrived 0 -> bin 0, 2 -> bin 2 (two pods), bin 1 empty, bin 3 empty.
-    assert binned([0, 2, 2], [10.0, 20.0, 40.0], 100, 4) == [10.0, 20.0, 30.0, 30.0, None]
+    # Bin 1 pools the three pods of bins 0 and 2 (70 / 3), not the mean of their means.
+    assert binned([0, 2, 2], [10.0, 20.0, 40.0], 100, 4) == [10.0, 70 / 3, 30.0, 30.0, None]
+
+
+def test_arrived_percent_rounds_to_the_nearest_bin_halves_to_even() -> None:
+    # capacity 200: 0.5% -> 0, 1% -> 1, 1.5% -> 2, 2.5% -> 2, 2.51% stays exact -> 3.
+    assert [arrived_bin(a, 200) for a in (1, 2, 3, 5)] == [0, 1, 2, 2]
+    assert arrived_bin(50_200, 100_000) == 50 and arrived_bin(50_600, 100_000) == 51
+    # 99.6% belongs to bin 100, where flooring put it in 99.
+    assert binned([99_600], [1.0], 100_000, 100)[100] == 1.0
 
 
 @pytest.mark.parametrize("policy", list(POLICIES))
@@ -112,7 +121,11 @@ def test_the_command_writes_json_csv_and_the_per_gpu_view(
     assert len(document["runs"][0]["unallocatedGpuPercent"]) == 131
     assert set(document["summary"]) == {"fgd", "bestfit"}
     printed = capsys.readouterr().out
-    assert printed.splitlines()[0].split() == [
+    assert printed.splitlines()[0] == (
+        "unallocated GPU % at arrived = 100%, "
+        "ties to the first node of a seeded order (the study's rule)"
+    )
+    assert printed.splitlines()[1].split() == [
         "policy",
         "seeds",
         "mean",
@@ -122,7 +135,40 @@ def test_the_command_writes_json_csv_and_the_per_gpu_view(
         "pods/s",
     ]
     assert len(json.loads(gpus.read_text())) == 4
-    assert (tmp_path / "out.csv").read_text().startswith("policy,seed,arrived_percent,")
+    assert (tmp_path / "out.csv").read_text().startswith("policy,ties,seed,arrived_percent,")
+    assert (tmp_path / "out.csv").read_text().splitlines()[1].startswith("fgd,first,42,0,")
+    assert {r["ties"] for r in document["runs"]} == {"first"}
+
+
+def test_until_stops_the_run_and_keeps_the_series_up_to_it(tmp_path: Path) -> None:
+    write_openb_trace(tmp_path)
+    nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
+    pods = read_pods(tmp_path / "openb_pod_list_default.csv")
+    capacity = 19_000
+    order = inflate(arrivals(pods, 3), pods, capacity, 1.3, 3)
+    workload = target_workload([p.spec() for p in pods])
+    whole = replay(nodes, order, "bestfit", workload, 3)
+    short = replay(nodes, order, "bestfit", workload, 3, until=60)
+    assert len(short.arrived) < len(whole.arrived)
+    assert 100 * short.arrived[-1] > 62 * capacity >= 100 * short.arrived[-2]
+    assert unallocated(short, 60) == unallocated(whole, 60)
+
+
+def test_a_composed_policy_adds_its_plugins_weighted_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_openb_trace(tmp_path)
+    out = tmp_path / "out.json"
+    argv = [str(tmp_path), "--policies", "fgd+bestfit", "--ties", "random", "--json", str(out)]
+    assert main(argv) == 0
+    assert "ties to a random tied node (kube-scheduler's rule)" in capsys.readouterr().out
+    [run] = json.loads(out.read_text())["runs"]
+    assert (run["policy"], run["ties"]) == ("fgd+bestfit", "random")
+    profile = policy_config("fgd+bestfit", [])["profiles"][0]
+    assert profile["plugins"]["score"]["enabled"] == [
+        {"name": "FGDScore", "weight": 1000},
+        {"name": "BestFitScore", "weight": 20},
+    ]
 
 
 def test_the_command_reports_a_missing_trace(
@@ -132,18 +178,98 @@ def test_the_command_reports_a_missing_trace(
     assert "openb_node_list_gpu_node.csv" in capsys.readouterr().err
 
 
-# The trace lives beside the checkout (../shared/data/openb) unless OPENB_DATA names it.
-TRACE = Path(os.environ.get("OPENB_DATA", Path(__file__).parents[3] / "../shared/data/openb"))
+# The trace lives beside the checkout (shared/data/openb) unless OPENB_DATA names it.
+TRACE = openb_trace_dir(Path(__file__))
 
 
-@pytest.mark.skipif(
-    not (TRACE / "openb_pod_list_default.csv").exists(),
-    reason="the OpenB trace is not on this machine",
-)
+@pytest.mark.skipif(TRACE is None, reason="the OpenB trace is not on this machine")
 def test_the_real_trace_has_the_documented_shape() -> None:
+    assert TRACE is not None
     folder = TRACE
     nodes = read_nodes(folder / "openb_node_list_gpu_node.csv")
     pods = read_pods(folder / "openb_pod_list_default.csv")
     assert len(nodes) == 1213
     assert sum(int(n.status.allocatable["alibabacloud.com/gpu-count"]) for n in nodes) == 6212
     assert len(pods) == 8152
+
+
+def test_from_merges_earlier_documents_of_one_tie_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_openb_trace(tmp_path)
+    first, second, third = (tmp_path / f"{n}.json" for n in ("a", "b", "c"))
+    assert main([str(tmp_path), "--policies", "fgd", "--seeds", "1", "--json", str(first)]) == 0
+    assert main([str(tmp_path), "--policies", "bestfit", "--json", str(second)]) == 0
+    argv = [str(tmp_path), "--policies", "bestfit", "--ties", "random", "--json", str(third)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    both = tmp_path / "both.json"
+    argv = ["--from", str(first), "--from", str(second), "--json", str(both)]
+    assert main([*argv, "--csv", str(tmp_path / "both.csv")]) == 0
+    assert "ties to the first node" in capsys.readouterr().out
+    document = json.loads(both.read_text())
+    assert [(r["policy"], r["seed"]) for r in document["runs"]] == [("fgd", 1), ("bestfit", 42)]
+    assert set(document["summary"]) == {"fgd", "bestfit"}
+    assert main(["--from", str(first), "--from", str(third)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: {third}: ties: 'random' differs from {first}'s 'first'"
+    )
+    (tmp_path / "junk.json").write_text("[1]")
+    assert main(["--from", str(tmp_path / "junk.json")]) == 2
+    assert "junk.json: apiVersion: not kubesched.io/openb-replay/v1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--from", str(first)])
+
+
+SCHEMA = Path(__file__).resolve().parents[3] / "docs/reference/schemas/openb-replay.schema.json"
+
+
+@pytest.mark.parametrize("extra", [[], ["--until", "60", "--ties", "random"]])
+def test_the_json_document_follows_its_published_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    write_openb_trace(tmp_path)
+    out = tmp_path / "out.json"
+    argv = [str(tmp_path), "--policies", "fgd,fgd+bestfit", "--seeds", "1,2", "--json", str(out)]
+    assert main([*argv, *extra]) == 0
+    capsys.readouterr()
+    text = out.read_text()
+    assert "NaN" not in text  # strict JSON: a missing figure is null
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.loads(text)))
+    assert [e.message for e in errors] == []
+
+
+def test_a_policy_no_run_took_to_100_percent_shows_dashes() -> None:
+    row = {"seeds": 1, "mean": None, "median": None, "min": None, "max": None}
+    text = table({"fgd": {**row, "podsPerSecond": 3.0}}, "random")
+    assert text.splitlines()[-1].split() == ["fgd", "1", "-", "-", "-", "-", "3.0"]
+    assert summary([{"policy": "fgd", "unallocatedAt100": None, "podsPerSecond": 3.0}]) == {
+        "fgd": {**row, "podsPerSecond": 3.0}
+    }
+
+
+def test_kubesched_openb_is_the_same_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kubesched.cli import main as kubesched
+
+    def run(*argv: str) -> object:
+        try:
+            return kubesched(list(argv))
+        except SystemExit as stop:
+            return stop.code
+
+    write_openb_trace(tmp_path)
+    assert run("openb", str(tmp_path), "--policies", "bestfit", "--json", str(tmp_path / "a")) in (
+        0,
+        None,
+    )
+    capsys.readouterr()
+    assert main([str(tmp_path), "--policies", "bestfit", "--json", str(tmp_path / "b")]) == 0
+    a, b = (json.loads((tmp_path / n).read_text())["runs"] for n in "ab")
+    assert [r["unallocatedGpuPercent"] for r in a] == [r["unallocatedGpuPercent"] for r in b]
+    assert run("openb", str(tmp_path / "nowhere")) == 2
+    assert "nowhere/openb_node_list_gpu_node.csv" in capsys.readouterr().err

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from kubesched.framework import Registry
+from kubesched.replay import TIES_FIRST, TIES_RANDOM, node_order
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import replay
 from kubesched_gpushare.replay.cli import check_policies
-from kubesched_gpushare.replay.ties import TIES_FIRST, TIES_RANDOM, node_order
 from kubesched_gpushare.replay.trace import TracePod
 from kubesched_gpushare.resources import NO_GPU, GpuRequest
 from kubesched_gpushare.testing import gpu_node

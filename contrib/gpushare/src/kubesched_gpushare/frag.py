@@ -19,6 +19,7 @@ import numpy as np
 from attrs import frozen
 from numpy.typing import NDArray
 
+from kubesched_gpushare.floats import add_in_order
 from kubesched_gpushare.resources import GpuRequest
 
 DEFAULT_COVERAGE = 95
@@ -66,12 +67,12 @@ def spec_fragment(free: Sequence[int], cpu_free: int, model: str, spec: TypicalP
 def node_fragment(
     free: Sequence[int], cpu_free: int, model: str, workload: Sequence[TypicalPod]
 ) -> float:
-    """F_n(M): the node's fragment against the target workload."""
-    # left to right, as `fragments` adds: builtin sum() over floats is compensated on 3.12+
-    total = 0.0
-    for spec in workload:
-        total += spec.weight * spec_fragment(free, cpu_free, model, spec)
-    return total
+    """F_n(M): the node's fragment against the target workload, the weighted fragments
+    added left to right in float64 from 0.0, in the workload's order (as the study's Go
+    code adds them, and as `fragments` does column-wise)."""
+    return add_in_order(
+        spec.weight * spec_fragment(free, cpu_free, model, spec) for spec in workload
+    )
 
 
 def fragments(
@@ -81,7 +82,10 @@ def fragments(
     workload: Sequence[TypicalPod],
 ) -> NDArray[np.float64]:
     """F_n(M) for many node states at once: `free` is states x devices (0 past a node's
-    GPUs), `cpu_free` and `models` one entry per state."""
+    GPUs), `cpu_free` and `models` one entry per state. Per state the weighted fragments
+    are added in the workload's order from 0.0, one elementwise float64 addition per spec,
+    so each entry equals `node_fragment` bit for bit; the only numpy reductions are sums of
+    integers, which are exact in any order."""
     idle = free.sum(axis=1)
     total = np.zeros(len(idle), dtype=np.float64)
     for spec in workload:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,7 @@ def random_gpu_pod(rng: random.Random) -> Pod:
 
 def listed_plugin(name: str) -> dict[str, Any]:
     """The `kubesched plugins -o json` entry of the plugin called `name`."""
-    from kubesched.cli.main import main
+    from kubesched.cli import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -163,3 +164,17 @@ def write_openb_trace(folder: Path, seed: int = 1) -> Path:
         )
     (folder / "openb_pod_list_default.csv").write_text(POD_HEADER + "".join(rows))
     return folder
+
+
+def openb_trace_dir(start: Path) -> Path | None:
+    """The real OpenB trace folder for tests: `OPENB_DATA` when set, else the first
+    `shared/data/openb` beside `start` or beside one of its parents (a checkout or a
+    worktree under it); None when the trace is not on this machine."""
+    if "OPENB_DATA" in os.environ:
+        folder = Path(os.environ["OPENB_DATA"])
+        return folder if (folder / "openb_pod_list_default.csv").exists() else None
+    for parent in start.resolve().parents:
+        folder = parent / "shared" / "data" / "openb"
+        if (folder / "openb_pod_list_default.csv").exists():
+            return folder
+    return None

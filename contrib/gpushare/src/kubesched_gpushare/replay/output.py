@@ -11,29 +11,48 @@ from typing import Any
 
 from kubesched_gpushare.replay.run import ReplayResult
 
+TIE_RULES = {
+    "first": "ties to the first node of a seeded order (the study's rule)",
+    "random": "ties to a random tied node (kube-scheduler's rule)",
+}
+"""How each tie rule is named in a table title, a plot title and the docs."""
 
-def table(summary: dict[str, dict[str, float]]) -> str:
-    """Unallocated GPU % at arrived = 100% per policy, as a plain-text table."""
+
+def tie_rule(ties: str) -> str:
+    """The words naming a tie rule, e.g. for `first`: "ties to the first node ..."."""
+    return TIE_RULES.get(ties, f"ties: {ties}")
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def table(summary: dict[str, dict[str, float | None]], ties: str) -> str:
+    """Unallocated GPU % at arrived = 100% per policy, as a plain-text table whose first
+    line names the tie rule that produced it."""
     lines = [
+        f"unallocated GPU % at arrived = 100%, {tie_rule(ties)}",
         "policy      seeds  mean   median  min    max    pods/s",
         "----------  -----  -----  ------  -----  -----  ------",
     ]
     for policy, row in summary.items():
+        mean, median, low, high = (_cell(row[k]) for k in ("mean", "median", "min", "max"))
         lines.append(
-            f"{policy:<10}  {int(row['seeds']):>5}  {row['mean']:>5.2f}  {row['median']:>6.2f}  "
-            f"{row['min']:>5.2f}  {row['max']:>5.2f}  {row['podsPerSecond']:>6.1f}"
+            f"{policy:<10}  {int(row['seeds'] or 0):>5}  {mean:>5}  {median:>6}  "
+            f"{low:>5}  {high:>5}  {row['podsPerSecond'] or 0:>6.1f}"
         )
     return "\n".join(lines)
 
 
 def write_csv(path: Path, runs: Sequence[dict[str, Any]]) -> None:
-    """One row per run and arrived-% bin: policy, seed, arrived %, unallocated GPU %,
-    frag amount %, frag ratio %."""
+    """One row per run and arrived-% bin: policy, tie rule, seed, arrived %, unallocated
+    GPU %, frag amount %, frag ratio %."""
     with path.open("w", newline="") as handle:
         out = csv.writer(handle)
         out.writerow(
             [
                 "policy",
+                "ties",
                 "seed",
                 "arrived_percent",
                 "unallocated_gpu_percent",
@@ -49,7 +68,7 @@ def write_csv(path: Path, runs: Sequence[dict[str, Any]]) -> None:
                 strict=True,
             )
             for b, (u, a, r) in enumerate(series):
-                out.writerow([run["policy"], run["seed"], b, u, a, r])
+                out.writerow([run["policy"], run["ties"], run["seed"], b, u, a, r])
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -72,8 +91,8 @@ def bands(
         mid: list[float] = []
         q1: list[float] = []
         q3: list[float] = []
-        for b in range(low, len(series[0])):
-            values = sorted(s[b] for s in series if s[b] is not None)
+        for b in range(low, max(len(s) for s in series)):
+            values = sorted(s[b] for s in series if b < len(s) and s[b] is not None)
             if values:
                 xs.append(b)
                 mid.append(_quantile(values, 0.5))
@@ -83,22 +102,33 @@ def bands(
     return out
 
 
-def figure(runs: Sequence[dict[str, Any]], low: int = 75) -> Any:
+def _count(seeds: dict[str, int]) -> str:
+    """ "10" when every policy has 10 seeds, "1 to 10" otherwise."""
+    low, high = min(seeds.values(), default=0), max(seeds.values(), default=0)
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def figure(runs: Sequence[dict[str, Any]], ties: str, low: int = 75) -> Any:
     """The matplotlib Figure: unallocated GPU % against arrived workload, one line per policy
-    (the median over its seeds) and a band between the 25th and 75th percentiles."""
+    (the median over its seeds) and a band between the 25th and 75th percentiles; the title
+    names the tie rule."""
     try:
         importlib.import_module("matplotlib").use("Agg")
         plt: Any = importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise SystemExit("--plot needs matplotlib: install kubesched-gpushare[plot]") from None
     fig, axes = plt.subplots(figsize=(6, 4), dpi=100)
-    seeds = len({r["seed"] for r in runs})
+    seeds = {p: len({r["seed"] for r in runs if r["policy"] == p}) for p in bands(runs, low)}
     for policy, (xs, mid, q1, q3) in bands(runs, low).items():
-        (line,) = axes.plot(xs, mid, label=policy)
+        label = policy if len(set(seeds.values())) == 1 else f"{policy} ({seeds[policy]} seeds)"
+        (line,) = axes.plot(xs, mid, label=label)
         axes.fill_between(xs, q1, q3, color=line.get_color(), alpha=0.2, linewidth=0)
     axes.set_xlabel("arrived workload (% of GPU capacity)")
     axes.set_ylabel("unallocated GPU (%)")
-    axes.set_title(f"median over {seeds} seed(s), band: 25th-75th percentile", fontsize=9)
+    axes.set_title(
+        f"{tie_rule(ties)}\nmedian over {_count(seeds)} seed(s), band: 25th-75th percentile",
+        fontsize=9,
+    )
     axes.grid(alpha=0.3)
     axes.legend()
     fig.tight_layout()
@@ -106,9 +136,9 @@ def figure(runs: Sequence[dict[str, Any]], low: int = 75) -> Any:
     return fig
 
 
-def plot(path: Path, runs: Sequence[dict[str, Any]], low: int = 75) -> None:
-    """Write `figure(runs)` to `path` as a PNG."""
-    figure(runs, low).savefig(path, format="png")
+def plot(path: Path, runs: Sequence[dict[str, Any]], ties: str, low: int = 75) -> None:
+    """Write `figure(runs, ties)` to `path` as a PNG."""
+    figure(runs, ties, low).savefig(path, format="png")
 
 
 def per_gpu(results: Sequence[ReplayResult]) -> list[dict[str, Any]]:

@@ -1,41 +1,51 @@
 """The study's binning of a run's series by arrived workload.
 
-Each pod falls in the bin of its arrived GPU milli as an integer percentage
-of capacity (0..tune x 100). A bin's value is the mean over its pods; an
-empty bin takes the mean of its neighbours at +-1 (None if they are empty
-too). Unallocated GPU % = 100 - allocated / capacity x 100; frag amount is
-the cluster's fragmentation in % of capacity; frag ratio in % of idle milli.
+Each pod falls in the bin of its arrived GPU milli as a percentage of
+capacity rounded to the nearest integer (halves to even, as the study's
+analysis rounds), bins 0..tune x 100. A bin's value is the mean over its
+pods; an empty bin pools the pods of its neighbours at +-1 and takes their
+mean (None if they are empty too). Sums are added in pod order
+(`add_in_order`). Unallocated GPU % = 100 - allocated / capacity x 100;
+frag amount is the cluster's fragmentation in % of capacity; frag ratio in %
+of idle milli. (The study's analysis also rounds each pod's allocated % to
+two decimals before averaging; that moves a bin by less than 0.005 and is
+not done here.)
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
+from kubesched_gpushare.floats import add_in_order
 from kubesched_gpushare.replay.run import ReplayResult
 
 
-def _bins(arrived: Sequence[int], values: Sequence[float], capacity: int) -> dict[int, float]:
-    sums: dict[int, tuple[float, int]] = {}
+def arrived_bin(arrived: int, capacity: int) -> int:
+    """100 x arrived / capacity rounded to the nearest integer, halves to even; exact."""
+    whole, rest = divmod(100 * arrived, capacity)
+    if 2 * rest > capacity or (2 * rest == capacity and whole % 2 == 1):
+        whole += 1
+    return whole
+
+
+def _pools(
+    arrived: Sequence[int], values: Sequence[float], capacity: int
+) -> dict[int, list[float]]:
+    pools: dict[int, list[float]] = {}
     for a, v in zip(arrived, values, strict=True):
-        b = math.floor(100 * a / capacity)
-        total, count = sums.get(b, (0.0, 0))
-        sums[b] = (total + v, count + 1)
-    return {b: total / count for b, (total, count) in sums.items()}
+        pools.setdefault(arrived_bin(a, capacity), []).append(v)
+    return pools
 
 
 def binned(
     arrived: Sequence[int], values: Sequence[float], capacity: int, top: int
 ) -> list[float | None]:
-    """The mean value per arrived-% bin 0..top, empty bins from their neighbours."""
-    means = _bins(arrived, values, capacity)
+    """The mean value per arrived-% bin 0..top; an empty bin pools its neighbours' pods."""
+    pools = _pools(arrived, values, capacity)
     out: list[float | None] = []
     for b in range(top + 1):
-        if b in means:
-            out.append(means[b])
-            continue
-        near = [means[n] for n in (b - 1, b + 1) if n in means]
-        out.append(sum(near) / len(near) if near else None)
+        pool = pools.get(b) or [v for n in (b - 1, b + 1) for v in pools.get(n, ())]
+        out.append(add_in_order(pool) / len(pool) if pool else None)
     return out
 
 

@@ -4,8 +4,9 @@ Node list `sn,cpu_milli,memory_mib,gpu,model`: one Node each, allocatable cpu,
 memory, 1001 pods (never binding), `alibabacloud.com/gpu-count` and
 `-gpu-milli`, the model as label `alibabacloud.com/gpu-card-model`. Pod list
 `name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...]`: one pending Pod
-each, cpu/memory requests equal to limits, the GPU demand in annotations; the
-timestamps, qos and phase are not used.
+each, cpu/memory requests equal to limits, the GPU demand in annotations; qos and
+phase are not used, and the timestamps only by the `openb` scenario format
+(`read_times`).
 """
 
 from __future__ import annotations
@@ -108,6 +109,24 @@ def read_pods(path: Path) -> list[TracePod]:
             )
         )
     return pods
+
+
+TIME_COLUMNS = ("creation_time", "deletion_time")
+
+
+def read_times(path: Path) -> list[tuple[int, int | None]]:
+    """Each pod row's creation and deletion time in seconds from the trace's start (None: the
+    pod is never deleted); TraceError when the list has no times (the multigpu lists)."""
+    times: list[tuple[int, int | None]] = []
+    for line, row in enumerate(_rows(path, TIME_COLUMNS), start=2):
+        created = _int(path, line, row, "creation_time")
+        deleted = _int(path, line, row, "deletion_time") if row.get("deletion_time") else None
+        if deleted is not None and deleted < created:
+            raise TraceError(
+                f"{path}:{line}: column deletion_time: {deleted} is before creation_time {created}"
+            )
+        times.append((created, deleted))
+    return times
 
 
 def to_pod(trace_pod: TracePod, uid: str) -> Pod:
