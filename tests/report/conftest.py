@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +94,23 @@ def page(browser: Any) -> Iterator[Any]:
     yield opened
     context.close()
     assert problems == []
+
+
+@pytest.fixture
+def open_row() -> Callable[[Any, str, str], None]:
+    """Click a table row until what it opens shows: a click that lands while Tabulator is
+    still laying the table out (a chart beside it resizing) can be lost, as a person's would
+    be; they click again, and so does the test, up to five times."""
+
+    def click(page: Any, row: str, opens: str) -> None:
+        for _ in range(4):
+            page.click(row)
+            try:
+                page.wait_for_selector(opens, timeout=10_000)
+                return
+            except Exception:  # playwright's TimeoutError: click again
+                continue
+        page.click(row)
+        page.wait_for_selector(opens)
+
+    return click

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,15 +80,17 @@ EXPLAIN_ROWS = """
 
 
 def test_search_a_pod_and_its_explanation_matches_the_json(
-    page: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    page: Any,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    open_row: Callable[[Any, str, str], None],
 ) -> None:
     document, path = simulate(capsys, tmp_path, EXAMPLES / "quickstart")
     result = next(r for r in document["results"] if r["pod"] == "shop/web-1")
     open_report(page, path)
     total = len(document["results"])
     search(page, "web-1", 1, total)
-    page.click("#pod-table .tabulator-row >> nth=0")
-    page.wait_for_selector("#explain-table .tabulator-row")
+    open_row(page, "#pod-table .tabulator-row >> nth=0", "#explain-table .tabulator-row")
     assert page.get_attribute("#pod-detail", "data-pod") == "shop/web-1"
     assert page.text_content("#pod-detail .chosen-node") == result["node"]
 
@@ -174,7 +177,9 @@ def test_preemption_candidates_and_victims_are_shown(
     assert page.text_content("#pod-detail .victims") == ", ".join(result["victims"])
 
 
-def test_names_with_markup_show_as_text_and_run_nothing(page: Any, tmp_path: Path) -> None:
+def test_names_with_markup_show_as_text_and_run_nothing(
+    page: Any, tmp_path: Path, open_row: Callable[[Any, str, str], None]
+) -> None:
     nodes = {
         HOSTILE_NODE: {
             "filter": {"code": "Success", "plugin": None, "reasons": []},
@@ -217,8 +222,7 @@ def test_names_with_markup_show_as_text_and_run_nothing(page: Any, tmp_path: Pat
     path.write_text(render_html(document), encoding="utf-8")
     open_report(page, path)
     search(page, "<script>", 1, 1)
-    page.click("#pod-table .tabulator-row >> nth=0")
-    page.wait_for_selector("#explain-table .tabulator-row")
+    open_row(page, "#pod-table .tabulator-row >> nth=0", "#explain-table .tabulator-row")
     assert page.text_content("#pod-table .tabulator-row [tabulator-field=pod]") == HOSTILE_POD
     assert page.text_content("#explain-table .tabulator-row [tabulator-field=node]") == HOSTILE_NODE
     assert page.text_content("#node-table .tabulator-row [tabulator-field=name]") == HOSTILE_NODE

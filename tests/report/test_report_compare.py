@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +145,9 @@ name => [...document.querySelector(`tr[data-metric="${name}"]`).cells].map(c => 
 """
 
 
-def test_metrics_differences_and_views_match_the_document(page: Any, tmp_path: Path) -> None:
+def test_metrics_differences_and_views_match_the_document(
+    page: Any, tmp_path: Path, open_row: Callable[[Any, str, str], None]
+) -> None:
     document = comparison_document()
     path = tmp_path / "compare.html"
     path.write_text(render_html(document), encoding="utf-8")
@@ -179,8 +182,7 @@ def test_metrics_differences_and_views_match_the_document(page: Any, tmp_path: P
     ]
     page.fill("#pod-search", "web")
     page.wait_for_function("document.getElementById('pod-count').textContent === '1 of 2 pods'")
-    page.click("#difference-table .tabulator-row >> nth=0")
-    page.wait_for_selector("#difference-detail .view")
+    open_row(page, "#difference-table .tabulator-row >> nth=0", "#difference-detail .view")
     for config, nodes in document["differences"][0]["explanations"].items():
         for node, entry in nodes.items():
             row = f'#difference-detail .view[data-config="{config}"] tr[data-node="{node}"]'
@@ -264,7 +266,9 @@ def test_the_scenario_test_document_is_a_valid_comparison_result() -> None:
     Draft202012Validator(schema).validate(scenario_comparison())
 
 
-def test_a_comparison_of_replays_shows_their_metrics_and_series(page: Any, tmp_path: Path) -> None:
+def test_a_comparison_of_replays_shows_their_metrics_and_series(
+    page: Any, tmp_path: Path, open_row: Callable[[Any, str, str], None]
+) -> None:
     path = tmp_path / "compare-replays.html"
     path.write_text(render_html(scenario_comparison()), encoding="utf-8")
     page.goto(path.as_uri())
@@ -287,8 +291,7 @@ def test_a_comparison_of_replays_shows_their_metrics_and_series(page: Any, tmp_p
         "cells => cells.map(c => c.textContent)",
     )
     assert cells == ["shop/checkout", "placed by some", "worker-a2", "Pending"]
-    page.click("#difference-table .tabulator-row >> nth=0")
-    page.wait_for_selector("#difference-detail .view")
+    open_row(page, "#difference-table .tabulator-row >> nth=0", "#difference-detail .view")
     assert "replays do not record one" in page.text_content("#difference-detail")
 
 
@@ -304,6 +307,7 @@ def test_compare_html_of_a_real_comparison(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     on: str,
+    open_row: Callable[[Any, str, str], None],
 ) -> None:
     from kubesched.cli.main import main
 
@@ -334,8 +338,7 @@ def test_compare_html_of_a_real_comparison(
         for p in (first["placements"][n] for n in names)
     ]
     assert cells[2:] == expected
-    page.click("#difference-table .tabulator-row >> nth=0")
-    page.wait_for_selector("#difference-detail .view")
+    open_row(page, "#difference-table .tabulator-row >> nth=0", "#difference-detail .view")
     for name in names:
         for node, entry in first["explanations"].get(name, {}).items():
             if entry["evaluated"] and entry["total"] is not None:

@@ -22,7 +22,8 @@ def test_piped_table_keeps_every_name_and_distribution_whole() -> None:
     records = json.loads(run("plugins", "-o", "json"))["plugins"]
     table = run("plugins")
     assert "…" not in table
-    rows = [line for line in table.splitlines() if line.startswith("│")]
+    plugin_table = table.split("└", 1)[0]  # the commands table of plugins follows it
+    rows = [line for line in plugin_table.splitlines() if line.startswith("│")]
     assert len(rows) == len(records), "one line per plugin"
     for record, row in zip(records, rows, strict=True):
         cells = [cell.strip() for cell in row.strip("│").split("│")]
