@@ -175,7 +175,7 @@ class {{ name }}:
     def normalize_score(self, scores: NodeScoreList) -> None:
         """NormalizeScore: scale in place so the best node scores 100, in integers
         (score * 100 // highest, as upstream's DefaultNormalizeScore)."""
-        highest = int(max(scores.scores.tolist(), default=0))
+        highest = max((int(score) for score in scores.scores), default=0)
         if highest > 0:
             scores.scores *= MAX_NODE_SCORE
             scores.scores //= highest
