@@ -89,7 +89,8 @@ def _running_cell_pids() -> list[int]:
 def test_a_worker_killed_mid_sweep_costs_a_retry_not_a_row(
     ray_cluster: None, tmp_path: Path
 ) -> None:
-    cluster = _cluster(tmp_path / "cluster.yaml", nodes=60, pods=600)
+    # Cells long enough (a second or more each) to be caught running on an idle machine too.
+    cluster = _cluster(tmp_path / "cluster.yaml", nodes=60, pods=1500)
     grid = load_grid(write_grid(tmp_path, f"- cluster: {cluster}\n", seeds="1-3"))
     killed: list[int] = []
 
@@ -98,10 +99,11 @@ def test_a_worker_killed_mid_sweep_costs_a_retry_not_a_row(
         while time.monotonic() < deadline and not killed:
             pids = _running_cell_pids()
             if pids:
-                time.sleep(0.5)  # inside the run, not at its start
-                os.kill(pids[0], signal.SIGKILL)
-                killed.append(pids[0])
-            time.sleep(0.05)
+                time.sleep(0.3)  # inside the run, not at its start
+                if pids[0] in _running_cell_pids():
+                    os.kill(pids[0], signal.SIGKILL)
+                    killed.append(pids[0])
+            time.sleep(0.02)
 
     killer = threading.Thread(target=kill_one)
     killer.start()
