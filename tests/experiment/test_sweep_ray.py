@@ -32,13 +32,20 @@ pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]
 def ray_cluster() -> Iterator[None]:
     """A two-CPU Ray cluster on this machine: no dashboard, nothing listening beyond loopback."""
     os.environ["RAY_ENABLE_UV_RUN_RUNTIME_ENV"] = "0"  # workers use this interpreter as it is
-    ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        _node_ip_address="127.0.0.1",
-    )
+    for attempt in range(3):
+        try:
+            ray.init(
+                address="local",
+                num_cpus=2,
+                include_dashboard=False,
+                log_to_driver=False,
+                _node_ip_address="127.0.0.1",
+            )
+            break
+        except Exception as exc:  # Ray gives its raylet 30 s to start, fixed in its code
+            ray.shutdown()
+            if attempt == 2 or "timed out during startup" not in str(exc):
+                raise
     try:
         yield
     finally:
