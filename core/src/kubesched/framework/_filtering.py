@@ -2,7 +2,9 @@
 
 Batch Filter forms compute masks over the whole NodeTable. When every active
 plugin has one and no node has nominated pods, the masks alone decide and the
-per-node form is asked only for the reasons of the rejected nodes reported.
+per-node form is asked only for the reasons of the rejected nodes reported;
+with `reasons=False` not even that until someone needs them (`FilterOutcome.
+explain_rejected`): a pod that then schedules never pays for its reasons.
 Otherwise one loop visits the nodes, asking each plugin's mask or its
 per-node form; nodes with nominated pods are filtered twice, as upstream does.
 """
@@ -10,7 +12,7 @@ per-node form; nodes with nominated pods are filtered twice, as upstream does.
 from __future__ import annotations
 
 import time
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,6 +45,28 @@ class FilterOutcome:
     statuses: dict[str, Status] = field(factory=dict)
     processed: int = 0
     error: Status | None = None
+    unexplained: NDArray[np.intp] = field(factory=lambda: np.empty(0, dtype=np.intp))
+    """Rejected rows, in visiting order, whose statuses are not worked out yet (only with
+    `find_feasible_nodes(reasons=False)`); `explain_rejected` works them out."""
+    _explain: Callable[[list[int]], FilterOutcome] | None = field(default=None)
+
+    @property
+    def rejected(self) -> int:
+        """How many visited nodes were rejected, explained or not."""
+        return len(self.statuses) + len(self.unexplained)
+
+    def explain_rejected(self) -> None:
+        """Work out the statuses of the unexplained rows (the per-node forms' reasons), in
+        visiting order; a per-node form that disagrees with its mask sets `error`."""
+        rows, explain = self.unexplained, self._explain
+        if not len(rows) or explain is None:
+            return
+        self.unexplained, self._explain = rows[:0], None
+        found = explain(rows.tolist())
+        if found.error is not None:
+            self.rows, self.statuses, self.error = self.rows[:0], {}, found.error
+            return
+        self.statuses.update(found.statuses)
 
 
 class FilterPhase(Instrumented):
@@ -207,6 +231,45 @@ class FilterPhase(Instrumented):
 
     # -- Filter, many nodes ------------------------------------------------------------
 
+    def pre_filter_extensions_active(self, state: CycleState) -> bool:
+        """Does removing or adding a pod change this cycle's state (some PreFilter plugin
+        with AddPod/RemovePod is not skipped)?"""
+        skip = state.skip_filter_plugins
+        hooks = ("pre_filter_add_pod", "pre_filter_remove_pod")
+        return any(call.plugin not in skip for hook in hooks for call in self._plans[hook])
+
+    def feasible_mask(self, state: CycleState, pod: Pod, table: NodeTable) -> Mask | Status:
+        """Which rows of `table` pass every active Filter plugin, nominated pods not
+        counted and no reason worked out: batch forms over the table, per-node forms on the
+        rows still alive. The table may be any rows (preemption's what-if copies of
+        nodes). An Error status when a plugin fails."""
+        masks = self._batch_masks(state, pod, table)
+        if isinstance(masks, Status):
+            return masks
+        steps = self._steps(state, masks)
+        alive = np.ones(len(table), dtype=bool)
+        for _fn, mask, _call in steps:
+            if mask is not None:
+                np.logical_and(alive, mask, out=alive)
+        node_infos = table.node_infos
+        for fn, mask, call in steps:
+            if mask is not None:
+                continue
+            for r in np.flatnonzero(alive).tolist():
+                try:
+                    value = fn(state, pod, node_infos[r])
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:
+                    return call.failed(exc)
+                status = None if value is None else _filter_status(call, value)
+                if status is None:
+                    continue
+                if not status.is_rejected():
+                    return status
+                alive[r] = False
+        return alive
+
     def candidate_rows(
         self, table: NodeTable, pre_filter_result: PreFilterResult | None
     ) -> NDArray[np.intp]:
@@ -227,8 +290,13 @@ class FilterPhase(Instrumented):
         rows: NDArray[np.intp] | None = None,
         start: int = 0,
         num_to_find: int | None = None,
+        reasons: bool = True,
     ) -> FilterOutcome:
-        """Visit `rows` (default: all) from `start`, round robin, until `num_to_find` nodes pass."""
+        """Visit `rows` (default: all) from `start`, round robin, until `num_to_find` nodes pass.
+
+        With `reasons=False` the nodes that batch masks alone reject are left in
+        `unexplained` (their per-node reasons cost a call each): `explain_rejected` when
+        the pod fails or is explained."""
         t0 = time.perf_counter()
         if rows is None:
             rows = np.arange(len(table), dtype=np.intp)
@@ -236,7 +304,7 @@ class FilterPhase(Instrumented):
         offset = start % n if n else 0
         order = np.concatenate((rows[offset:], rows[:offset])) if offset else rows
         limit = n if num_to_find is None else min(num_to_find, n)
-        outcome = self._filter_rows(state, pod, table, order, limit)
+        outcome = self._filter_rows(state, pod, table, order, limit, reasons)
         self._observe("Filter", outcome.error, t0)
         return outcome
 
@@ -277,7 +345,13 @@ class FilterPhase(Instrumented):
         }
 
     def _filter_rows(
-        self, state: CycleState, pod: Pod, table: NodeTable, order: NDArray[np.intp], limit: int
+        self,
+        state: CycleState,
+        pod: Pod,
+        table: NodeTable,
+        order: NDArray[np.intp],
+        limit: int,
+        reasons: bool = True,
     ) -> FilterOutcome:
         masks = self._batch_masks(state, pod, table)
         if isinstance(masks, Status):
@@ -286,8 +360,8 @@ class FilterPhase(Instrumented):
         if not steps:
             return FilterOutcome(rows=order[:limit], processed=limit)
         special = self._nominated_rows(table)
-        if len(masks) == len(steps) and not special:
-            return self._filter_by_masks(steps, state, pod, table, order, limit)
+        if len(masks) == len(steps):
+            return self._filter_by_masks(steps, state, pod, table, order, limit, reasons, special)
         return self._visit(steps, state, pod, table.node_infos, order.tolist(), limit, special)
 
     def _filter_by_masks(
@@ -298,8 +372,16 @@ class FilterPhase(Instrumented):
         table: NodeTable,
         order: NDArray[np.intp],
         limit: int,
+        reasons: bool = True,
+        special: set[int] | None = None,
     ) -> FilterOutcome:
-        """Every plugin has a mask: feasibility is their AND; reasons only for rejected rows."""
+        """Every plugin has a mask: feasibility is their AND; reasons only for rejected rows,
+        and only once asked for (at once with `reasons`).
+
+        A `special` row (a node with nominated pods) that the masks pass is filtered per
+        node with those pods counted (upstream's first pass); the second pass, without
+        them, is its masks' verdict. Special rows are checked in visiting order only as
+        long as the feasible nodes found so far are fewer than `limit`."""
         masks = [mask for _, mask, _ in steps if mask is not None]
         alive = masks[0]
         if len(masks) > 1:
@@ -307,17 +389,108 @@ class FilterPhase(Instrumented):
             for mask in masks[2:]:
                 np.logical_and(alive, mask, out=alive)
         flags = alive[order]
-        processed = len(order)
-        if limit < len(order):
-            found = np.flatnonzero(flags)
+        node_infos = table.node_infos
+        stop = len(order)
+        error: Status | None = None
+        if special:
+            checked = self._check_nominated(state, pod, node_infos, order, flags, limit, special)
+            stop, error = checked
+        processed = stop
+        if limit < stop:
+            found = np.flatnonzero(flags[:stop])
             if len(found) >= limit:
                 processed = int(found[limit - 1]) + 1 if limit > 0 else 0
         visited = order[:processed]
-        rejected = visited[~flags[:processed]].tolist()
-        reasons = self._visit(steps, state, pod, table.node_infos, rejected, len(rejected))
-        if reasons.error is not None:
-            return FilterOutcome(rows=order[:0], processed=processed, error=reasons.error)
-        return FilterOutcome(visited[flags[:processed]], reasons.statuses, processed)
+        nominated = special or set()
+
+        def explain(rejected: list[int]) -> FilterOutcome:
+            return self._visit(steps, state, pod, node_infos, rejected, len(rejected), nominated)
+
+        feasible, unexplained = visited[flags[:processed]], visited[~flags[:processed]]
+        if error is not None:  # the failing row is not a rejection; the cycle stops
+            feasible, unexplained = order[:0], visited[:-1][~flags[: processed - 1]]
+        outcome = FilterOutcome(
+            feasible, processed=processed, error=error, unexplained=unexplained, explain=explain
+        )
+        if reasons:
+            outcome.explain_rejected()
+        return outcome
+
+    def _check_nominated(
+        self,
+        state: CycleState,
+        pod: Pod,
+        node_infos: Sequence[NodeInfo],
+        order: NDArray[np.intp],
+        flags: Mask,
+        limit: int,
+        special: set[int],
+    ) -> tuple[int, Status | None]:
+        """Clear `flags` where a special row fails with its nominated pods counted; returns
+        how far the visit may go (the whole order, or up to the row whose Filter failed
+        with an Error) and that Error."""
+        positions = np.flatnonzero(np.isin(order, np.fromiter(special, dtype=np.intp)) & flags)
+        if not len(positions):
+            return len(order), None
+        if self._check_nominated_batch(state, pod, node_infos, order, flags, positions):
+            return len(order), None
+        before = np.cumsum(flags) - 1
+        removed = 0
+        for p in positions.tolist():
+            if int(before[p]) - removed >= limit:
+                break
+            node_info = node_infos[int(order[p])]
+            added, state_with, node_with, status = self._add_nominated_pods(state, pod, node_info)
+            if status is None and added:
+                status = self.run_filter_plugins(state_with, pod, node_with)
+            if status is None:
+                continue
+            flags[p] = False
+            removed += 1
+            if not status.is_rejected():
+                return p + 1, status
+        return len(order), None
+
+    def _check_nominated_batch(
+        self,
+        state: CycleState,
+        pod: Pod,
+        node_infos: Sequence[NodeInfo],
+        order: NDArray[np.intp],
+        flags: Mask,
+        positions: NDArray[np.intp],
+    ) -> bool:
+        """`_check_nominated` in one batch Filter over copies of those nodes with their
+        nominated pods added, when adding them leaves the cycle state alone (no active
+        PreFilter AddPod). Rows past where the visit stops are checked too, harmlessly:
+        the visit never reaches them. False (nothing done) when it cannot be used or a
+        plugin failed: the row by row check then finds the failing row."""
+        if self._nominator is None or self.pre_filter_extensions_active(state):
+            return False
+        uid, priority = pod.metadata.uid, pod.priority
+        copies: list[NodeInfo] = []
+        where: list[int] = []
+        for p in positions.tolist():
+            node_info = node_infos[int(order[p])]
+            counted = [
+                pi
+                for pi in self._nominator.nominated_pods_for_node(node_info.name)
+                if pi.pod.priority >= priority and pi.uid != uid
+            ]
+            if not counted:
+                continue
+            copy = node_info.snapshot()
+            for pi in counted:
+                copy.add_pod_info(pi)
+            copies.append(copy)
+            where.append(p)
+        if not copies:
+            return True
+        fits = self.feasible_mask(state, pod, NodeTable(copies))
+        if isinstance(fits, Status):
+            return False
+        flags[np.asarray(where, dtype=np.intp)] &= np.asarray(fits, dtype=bool)
+        return True
 
     def _visit(
         self,
