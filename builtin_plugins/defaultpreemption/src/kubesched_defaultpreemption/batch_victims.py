@@ -30,6 +30,7 @@ from kubesched.api import Pod, PodDisruptionBudget
 from kubesched.errors import KubeschedError
 from kubesched.framework import Code, CycleState, Handle, NodeInfo, PodInfo, Status
 from kubesched.framework._node_table import NodeTable
+from kubesched.framework._types import next_generation
 from kubesched_defaultpreemption.candidates import Candidate
 from kubesched_defaultpreemption.importance import MoreImportantPod, by_importance
 from kubesched_defaultpreemption.pdb import split_by_pdb_violation
@@ -151,8 +152,7 @@ def select_victims_batch(
         if not potential:
             outcomes[i] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
             continue
-        for victim in potential:
-            copy.remove_pod(victim.pod)
+        _remove_all(copy, potential)
         nominated = nominated_to_count(handle, pod, copy.name)
         counted = None
         if nominated:
@@ -190,8 +190,7 @@ def select_victims_batch(
         fits = tables.fits()
         if fits is None:
             return None
-        changed = []
-        for row in round_rows:
+        for row in round_rows:  # a row's columns are brought up to date when it next runs
             if fits[row]:
                 continue
             entry = work[row]
@@ -200,8 +199,6 @@ def select_victims_batch(
             entry.victims.append(victim)
             if step < entry.violating:
                 entry.num_violating += 1
-            changed.append(row)
-        tables.update(work, changed)
         step += 1
     for row in alive:
         entry = work[row]
@@ -212,6 +209,22 @@ def select_victims_batch(
             entry.copy.name, tuple(v.pod for v in victims), entry.num_violating
         )
     return [o for o in outcomes if o is not None]
+
+
+def _remove_all(copy: NodeInfo, victims: list[PodInfo]) -> None:
+    """Remove these pods from the copy: what removing them one by one leaves (every sum
+    at 0 when all go), at once when they are all its pods."""
+    if len(victims) != len(copy.pods):
+        for victim in victims:
+            copy.remove_pod(victim.pod)
+        return
+    copy.pods = []
+    copy.pods_with_affinity = []
+    copy.pods_with_required_anti_affinity = []
+    copy.requested = dict.fromkeys(copy.requested, 0)
+    copy.non_zero_requested = dict.fromkeys(copy.non_zero_requested, 0)
+    copy.used_ports = {}
+    copy.generation = next_generation()
 
 
 def _reason(handle: Handle, state: CycleState, pod: Pod, copy: NodeInfo) -> Callable[[], Status]:
