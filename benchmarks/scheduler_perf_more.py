@@ -10,6 +10,9 @@
   nodes to that one), two per node.
 - SchedulingCSIPVs: each pod has a claim bound to its own CSI volume (driver
   ebs.csi.aws.com, 39 attachable volumes per node in its CSINode).
+- SchedulingInTreePVs: the same with in-tree AWS EBS volumes and no CSINode;
+  SchedulingMigratedInTreePVs: in-tree volumes on nodes whose CSINode says the
+  AWS EBS plugin migrated to ebs.csi.aws.com (39 attachable).
 
 Nodes follow upstream's template (cpu 4, memory 32Gi, pods 110); the default
 profile, in process; init pods are tried unmeasured, then the measured pods
@@ -43,6 +46,7 @@ from kubesched.api import (
     MEMORY,
     PODS,
     Affinity,
+    AWSElasticBlockStoreVolumeSource,
     CSINode,
     CSINodeDriver,
     CSINodeSpec,
@@ -52,12 +56,14 @@ from kubesched.api import (
     NodeSelectorRequirement,
     NodeSelectorTerm,
     ObjectMeta,
+    PersistentVolume,
     PersistentVolumeClaimVolumeSource,
     Pod,
     PodSchedulingGate,
     Volume,
     VolumeNodeResources,
 )
+from kubesched.api._storage import MIGRATED_PLUGINS_ANNOTATION
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import default_config
 from kubesched.framework import default_registry
@@ -66,6 +72,8 @@ from kubesched.scheduler.outcome import SCHEDULED
 
 RESULTS = Path(__file__).parent / "results" / "scheduler_perf_more.json"
 EBS_DRIVER = "ebs.csi.aws.com"
+AWS_EBS_PLUGIN = "kubernetes.io/aws-ebs"
+VOLUME_KINDS = ("csi", "intree", "migrated")
 
 
 @frozen
@@ -84,12 +92,16 @@ FULL = [
     Workload("SchedulingWhileGated/1Node_10000GatedPods", "gated", 1, 10000, 20000, 910),
     Workload("SchedulingDaemonset/15000Nodes", "daemonset", 15001, 0, 30000, 1100),
     Workload("SchedulingCSIPVs/5000Nodes", "csi", 5000, 5000, 1000, None),
+    Workload("SchedulingInTreePVs/5000Nodes", "intree", 5000, 5000, 1000, None),
+    Workload("SchedulingMigratedInTreePVs/5000Nodes", "migrated", 5000, 5000, 1000, None),
 ]
 QUICK = [
     Workload("Unschedulable/500Nodes/100Init/1000Pods", "unschedulable", 500, 100, 1000, None),
     Workload("SchedulingWhileGated/1Node_1000GatedPods", "gated", 1, 1000, 1000, None),
     Workload("SchedulingDaemonset/1000Nodes", "daemonset", 1000, 0, 2000, None),
     Workload("SchedulingCSIPVs/500Nodes", "csi", 500, 500, 1000, None),
+    Workload("SchedulingInTreePVs/500Nodes", "intree", 500, 500, 1000, None),
+    Workload("SchedulingMigratedInTreePVs/500Nodes", "migrated", 500, 500, 1000, None),
 ]
 
 
@@ -136,18 +148,30 @@ def big_node() -> Node:
     return evolve(node, status=evolve(node.status, capacity=capacity, allocatable=dict(capacity)))
 
 
-def csi_node(i: int) -> CSINode:
+def csi_node(i: int, migrated: bool = False) -> CSINode:
+    """The node's CSINode: the EBS driver with 39 attachable volumes; `migrated` also
+    says the in-tree AWS EBS plugin moved to it."""
     driver = CSINodeDriver(name=EBS_DRIVER, allocatable=VolumeNodeResources(count=39))
+    annotations = {MIGRATED_PLUGINS_ANNOTATION: AWS_EBS_PLUGIN} if migrated else {}
     return CSINode(
-        metadata=ObjectMeta(name=f"scheduler-perf-{i}", uid=f"csinode-{i}"),
+        metadata=ObjectMeta(
+            name=f"scheduler-perf-{i}", uid=f"csinode-{i}", annotations=annotations
+        ),
         spec=CSINodeSpec(drivers=[driver]),
     )
+
+
+def in_tree(claim: tuple[PersistentVolume, Any]) -> tuple[PersistentVolume, Any]:
+    """The bound pair with its volume as an in-tree AWS EBS one (upstream's pv-aws)."""
+    pv, pvc = claim
+    source = AWSElasticBlockStoreVolumeSource(volume_i_d=f"vol-{pv.metadata.name}")
+    return evolve(pv, spec=evolve(pv.spec, csi=None, aws_elastic_block_store=source)), pvc
 
 
 def _measured(w: Workload) -> list[Pod]:
     if w.kind == "daemonset":
         return [daemon_pod(i, w.nodes) for i in range(w.measured_pods)]
-    if w.kind == "csi":
+    if w.kind in VOLUME_KINDS:
         return [csi_pod("measured", w.init_pods + i) for i in range(w.measured_pods)]
     return [make_pod("measured", i) for i in range(w.measured_pods)]
 
@@ -164,11 +188,16 @@ def _cluster(w: Workload) -> tuple[InMemoryCluster, list[Pod]]:
     if w.kind == "daemonset":
         return InMemoryCluster(nodes=nodes), []
     claims = [bound_claim(i) for i in range(w.init_pods + w.measured_pods)]
+    if w.kind != "csi":
+        claims = [in_tree(c) for c in claims]
+    csi_nodes = (
+        [] if w.kind == "intree" else [csi_node(i, w.kind == "migrated") for i in range(w.nodes)]
+    )
     init = [csi_pod("init", i) for i in range(w.init_pods)]
     cluster = InMemoryCluster(
         nodes=nodes,
         pods=init,
-        csi_nodes=[csi_node(i) for i in range(w.nodes)],
+        csi_nodes=csi_nodes,
         persistent_volumes=[pv for pv, _ in claims],
         persistent_volume_claims=[pvc for _, pvc in claims],
     )
