@@ -47,6 +47,9 @@ class DryRunResult:
         return unique[0] if len(unique) == 1 else f"[{', '.join(unique)}]"
 
 
+MIN_CHUNK = 16
+"""The fewest nodes a batched dry run works out at once."""
+
 CheckNodes = Callable[[Sequence[NodeInfo]], Sequence[Outcome]]
 """Works out the outcomes of several nodes at once, in order."""
 
@@ -63,9 +66,9 @@ def dry_run_preemption(
     `check_node` works out the victims on one node. The run stops once at least
     `num_candidates` candidates are found and one of them violates no budget;
     each kind keeps at most `num_candidates` candidates, as upstream's
-    fixed-size lists do. With `check_nodes`, nodes are worked out in chunks
-    (the first as large as `num_candidates`, each next one twice the last); the
-    outcomes past the stopping node are dropped, so the result is the same.
+    fixed-size lists do. With `check_nodes`, nodes are worked out in chunks of
+    half `num_candidates` (at least MIN_CHUNK): the outcomes past the stopping
+    node are dropped, so the result is the same, and few are worked out in vain.
     """
     non_violating: list[Candidate] = []
     violating: list[Candidate] = []
@@ -100,9 +103,8 @@ def _outcomes(
         for node_info in nodes:
             yield node_info, check_node(node_info)
         return
-    start, size = 0, max(chunk, 1)
+    start, size = 0, max(chunk // 2, MIN_CHUNK)
     while start < len(nodes):
         part = nodes[start : start + size]
         yield from zip(part, check_nodes(part), strict=True)
         start += len(part)
-        size *= 2
