@@ -11,10 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Pod
-from kubesched.cluster.memory import InMemoryCluster
+from kubesched.cluster import InMemoryCluster
 from kubesched.config import default_config
 from kubesched.framework import default_registry
-from kubesched.framework._filtering import FilterPhase
 from kubesched.profile import build_simulation
 from kubesched.testing import make_node, make_pod
 from kubesched_defaultpreemption import batch_victims, plugin
@@ -63,12 +62,19 @@ def workloads(draw: st.DrawFn) -> tuple[list[Any], list[Pod], list[Any]]:
     return nodes, pods, pdbs
 
 
-def _run(nodes: list[Any], pods: list[Pod], pdbs: list[Any], seed: int) -> list[tuple[Any, ...]]:
+def _run(
+    nodes: list[Any], pods: list[Pod], pdbs: list[Any], seed: int, as_before: bool = False
+) -> list[tuple[Any, ...]]:
     cluster = InMemoryCluster(nodes=nodes, pods=pods, pod_disruption_budgets=pdbs)
     simulation = build_simulation(
         default_config(REGISTRY), REGISTRY, cluster, seed=seed, explain=True
     )
-    result = simulation.run()
+    if as_before:
+        fw_class = type(next(iter(simulation.scheduler.frameworks.values())))
+        with mock.patch.object(fw_class, "_filter_by_masks", _filter_as_before(fw_class)):
+            result = simulation.run()
+    else:
+        result = simulation.run()
     return [
         (
             o.pod,
@@ -84,17 +90,18 @@ def _run(nodes: list[Any], pods: list[Pod], pdbs: list[Any], seed: int) -> list[
     ]
 
 
-_BY_MASKS = FilterPhase._filter_by_masks
+def _filter_as_before(fw_class: Any) -> Any:
+    """The Filter of before batching: nodes with nominated pods, when any, visited one by
+    one (a replacement for the framework class's mask path)."""
+    by_masks = fw_class._filter_by_masks
 
+    def filter_by_masks(self: Any, steps: Any, state: Any, pod: Any, table: Any, *rest: Any) -> Any:
+        order, limit, _reasons, special = rest
+        if special:
+            return self._visit(steps, state, pod, table.node_infos, order.tolist(), limit, special)
+        return by_masks(self, steps, state, pod, table, *rest)
 
-def _visit_when_nominated(
-    self: Any, steps: Any, state: Any, pod: Any, table: Any, *rest: Any
-) -> Any:
-    """Filter as before batching: nodes with nominated pods, when any, visited one by one."""
-    order, limit, _reasons, special = rest
-    if special:
-        return self._visit(steps, state, pod, table.node_infos, order.tolist(), limit, special)
-    return _BY_MASKS(self, steps, state, pod, table, *rest)
+    return filter_by_masks
 
 
 @settings(max_examples=40, deadline=None)
@@ -102,11 +109,8 @@ def _visit_when_nominated(
 def test_batched_and_per_node_dry_runs_agree(workload: Any, seed: int) -> None:
     nodes, pods, pdbs = workload
     batched = _run(nodes, pods, pdbs, seed)
-    with (
-        mock.patch.object(plugin, "ready", lambda handle, state: False),
-        mock.patch.object(FilterPhase, "_filter_by_masks", _visit_when_nominated),
-    ):
-        per_node = _run(nodes, pods, pdbs, seed)
+    with mock.patch.object(plugin, "ready", lambda handle, state: False):
+        per_node = _run(nodes, pods, pdbs, seed, as_before=True)
     assert batched == per_node
 
 

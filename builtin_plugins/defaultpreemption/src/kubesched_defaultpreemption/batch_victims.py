@@ -28,9 +28,7 @@ from numpy.typing import NDArray
 
 from kubesched.api import Pod, PodDisruptionBudget
 from kubesched.errors import KubeschedError
-from kubesched.framework import Code, CycleState, Handle, NodeInfo, PodInfo, Status
-from kubesched.framework._node_table import NodeTable
-from kubesched.framework._types import next_generation
+from kubesched.framework import Code, CycleState, Handle, NodeInfo, NodeTable, PodInfo, Status
 from kubesched_defaultpreemption.candidates import Candidate
 from kubesched_defaultpreemption.importance import MoreImportantPod, by_importance
 from kubesched_defaultpreemption.pdb import split_by_pdb_violation
@@ -224,7 +222,8 @@ def _remove_all(copy: NodeInfo, victims: list[PodInfo]) -> None:
     copy.requested = dict.fromkeys(copy.requested, 0)
     copy.non_zero_requested = dict.fromkeys(copy.non_zero_requested, 0)
     copy.used_ports = {}
-    copy.generation = next_generation()
+    if copy.node is not None:
+        copy.set_node(copy.node)  # a new generation, as removing them would give it
 
 
 def _reason(handle: Handle, state: CycleState, pod: Pod, copy: NodeInfo) -> Callable[[], Status]:

@@ -1,10 +1,9 @@
-"""The Filter phase: PreFilter and its extensions, Filter per node and in batch.
+"""The Filter phase (after PreFilter, `_prefiltering`): per node and in batch.
 
-Batch Filter forms compute masks over the whole NodeTable. When every active
-plugin has one and no node has nominated pods, the masks alone decide and the
-per-node form is asked only for the reasons of the rejected nodes reported;
-with `reasons=False` not even that until someone needs them (`FilterOutcome.
-explain_rejected`): a pod that then schedules never pays for its reasons.
+When every active plugin has a batch form, the masks decide (nodes with
+nominated pods also checked with those pods counted, in one batch over
+copies) and the per-node form gives only the rejected nodes' reasons, and
+with `reasons=False` only once asked (`FilterOutcome.explain_rejected`).
 Otherwise one loop visits the nodes, asking each plugin's mask or its
 per-node form; nodes with nominated pods are filtered twice, as upstream does.
 """
@@ -12,65 +11,35 @@ per-node form; nodes with nominated pods are filtered twice, as upstream does.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from attrs import define, field
 from numpy.typing import NDArray
 
 from kubesched.api import Pod
 from kubesched.framework._cycle_state import CycleState
-from kubesched.framework._instrumentation import Instrumented
+from kubesched.framework._filter_outcome import (
+    FilterOutcome,
+    Mask,
+    _as_mask,
+    _describe,
+    _filter_status,
+)
 from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._plans import Plans
-from kubesched.framework._plugin_calls import PluginCall, as_status, quote, wrap_error
+from kubesched.framework._plugin_calls import PluginCall, quote
+from kubesched.framework._prefiltering import PreFilterPhase
 from kubesched.framework._status import Code, Status
-from kubesched.framework._types import NodeInfo, PodInfo, PreFilterResult
+from kubesched.framework._types import NodeInfo
 
-Mask = NDArray[np.bool_]
 _Step = tuple[Any, "Mask | None", PluginCall]
 """One active Filter plugin in a visit: its function, its batch mask if any, its call."""
 
 
-@define
-class FilterOutcome:
-    """What Filter found: feasible rows in visiting order and the rejected nodes' statuses.
-
-    `error` is set when a plugin failed (not rejected): the cycle must stop.
-    """
-
-    rows: NDArray[np.intp]
-    statuses: dict[str, Status] = field(factory=dict)
-    processed: int = 0
-    error: Status | None = None
-    unexplained: NDArray[np.intp] = field(factory=lambda: np.empty(0, dtype=np.intp))
-    """Rejected rows, in visiting order, whose statuses are not worked out yet (only with
-    `find_feasible_nodes(reasons=False)`); `explain_rejected` works them out."""
-    _explain: Callable[[list[int]], FilterOutcome] | None = field(default=None)
-
-    @property
-    def rejected(self) -> int:
-        """How many visited nodes were rejected, explained or not."""
-        return len(self.statuses) + len(self.unexplained)
-
-    def explain_rejected(self) -> None:
-        """Work out the statuses of the unexplained rows (the per-node forms' reasons), in
-        visiting order; a per-node form that disagrees with its mask sets `error`."""
-        rows, explain = self.unexplained, self._explain
-        if not len(rows) or explain is None:
-            return
-        self.unexplained, self._explain = rows[:0], None
-        found = explain(rows.tolist())
-        if found.error is not None:
-            self.rows, self.statuses, self.error = self.rows[:0], {}, found.error
-            return
-        self.statuses.update(found.statuses)
-
-
-class FilterPhase(Instrumented):
-    """PreFilter, its AddPod/RemovePod extensions and Filter over a profile's plans."""
+class FilterPhase(PreFilterPhase):
+    """Filter over a profile's plans, after PreFilter (`PreFilterPhase`)."""
 
     _plans: Plans
     _nominator: PodNominator | None
@@ -80,88 +49,6 @@ class FilterPhase(Instrumented):
     def _prepare_filter(self, plans: Plans) -> None:
         self._filter = plans["filter"]
         self._filter_batch = {c.plugin: c for c in plans["filter_batch"]}
-
-    # -- PreFilter ---------------------------------------------------------------------
-
-    def run_pre_filter_plugins(
-        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
-    ) -> tuple[PreFilterResult | None, Status | None, set[str]]:
-        """Every PreFilter plugin in order (upstream's RunPreFilterPlugins).
-
-        Returns the merged node narrowing, the status (UnschedulableAndUnresolvable stops at
-        once; Unschedulable lets the rest run) and the plugins that narrowed the nodes.
-        """
-        start = time.perf_counter()
-        result: PreFilterResult | None = None
-        narrowing: set[str] = set()
-        state.skip_filter_plugins = skip = set()
-        returned: Status | None = None
-        for call in self._plans["pre_filter"]:
-            t0 = time.perf_counter()
-            value = call(state, pod, nodes)
-            narrowed = value if isinstance(value, PreFilterResult) else None
-            status = None if narrowed is not None else as_status(value, call.plugin, call.hook)
-            self._observe_plugin(state, call.plugin, "PreFilter", status, t0)
-            if status is not None and status.code == Code.SKIP:
-                skip.add(call.plugin)
-                continue
-            if status is not None and status.code != Code.SUCCESS:
-                status.with_plugin(call.plugin)
-                if status.code == Code.UNSCHEDULABLE:
-                    returned = status
-                    continue
-                if status.code != Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
-                    status = wrap_error(
-                        f"running PreFilter plugin {quote(call.plugin)}", status, call.plugin
-                    )
-                self._observe("PreFilter", status, start)
-                return None, status, narrowing
-            if narrowed is None or narrowed.all_nodes():
-                continue
-            narrowing.add(call.plugin)
-            result = narrowed if result is None else result.merge(narrowed)
-            if result.node_names is not None and not result.node_names:
-                status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, _no_node_left(narrowing))
-                self._observe("PreFilter", status, start)
-                return result, status, narrowing
-        self._observe("PreFilter", returned, start)
-        return result, returned, narrowing
-
-    def _run_extension(self, hook: str, label: str, state: CycleState, *args: Any) -> Status | None:
-        for call in self._plans[hook]:
-            if call.plugin in state.skip_filter_plugins:
-                continue
-            status = call.status(state, *args)
-            if status is not None and status.code != Code.SUCCESS:
-                return wrap_error(
-                    f"running {label} on PreFilter plugin {quote(call.plugin)}", status, call.plugin
-                )
-        return None
-
-    def run_pre_filter_extension_add_pod(
-        self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo, node_info: NodeInfo
-    ) -> Status | None:
-        """Every PreFilter plugin's AddPod: update the state as if the pod ran on the node."""
-        return self._run_extension(
-            "pre_filter_add_pod", "AddPod", state, pod_to_schedule, pod_info_to_add, node_info
-        )
-
-    def run_pre_filter_extension_remove_pod(
-        self,
-        state: CycleState,
-        pod_to_schedule: Pod,
-        pod_info_to_remove: PodInfo,
-        node_info: NodeInfo,
-    ) -> Status | None:
-        """Every PreFilter plugin's RemovePod: update the state as if the pod were gone."""
-        return self._run_extension(
-            "pre_filter_remove_pod",
-            "RemovePod",
-            state,
-            pod_to_schedule,
-            pod_info_to_remove,
-            node_info,
-        )
 
     # -- Filter, one node --------------------------------------------------------------
 
@@ -231,13 +118,6 @@ class FilterPhase(Instrumented):
 
     # -- Filter, many nodes ------------------------------------------------------------
 
-    def pre_filter_extensions_active(self, state: CycleState) -> bool:
-        """Does removing or adding a pod change this cycle's state (some PreFilter plugin
-        with AddPod/RemovePod is not skipped)?"""
-        skip = state.skip_filter_plugins
-        hooks = ("pre_filter_add_pod", "pre_filter_remove_pod")
-        return any(call.plugin not in skip for hook in hooks for call in self._plans[hook])
-
     def feasible_mask(self, state: CycleState, pod: Pod, table: NodeTable) -> Mask | Status:
         """Which rows of `table` pass every active Filter plugin, nominated pods not
         counted and no reason worked out: batch forms over the table, per-node forms on the
@@ -269,17 +149,6 @@ class FilterPhase(Instrumented):
                     return status
                 alive[r] = False
         return alive
-
-    def candidate_rows(
-        self, table: NodeTable, pre_filter_result: PreFilterResult | None
-    ) -> NDArray[np.intp]:
-        """The table rows Filter should visit: all, or those PreFilter narrowed to."""
-        if pre_filter_result is None or pre_filter_result.node_names is None:
-            return np.arange(len(table), dtype=np.intp)
-        index = table.index
-        return np.array(
-            sorted(index[n] for n in pre_filter_result.node_names if n in index), dtype=np.intp
-        )
 
     def find_feasible_nodes(
         self,
@@ -545,38 +414,3 @@ class FilterPhase(Instrumented):
             else:
                 return FilterOutcome(np.array([], dtype=np.intp), statuses, processed, status)
         return FilterOutcome(np.array(feasible, dtype=np.intp), statuses, processed)
-
-
-def _filter_status(call: PluginCall, value: object) -> Status | None:
-    """One Filter result: rejections keep their code, anything else is an Error."""
-    status = as_status(value, call.plugin, call.hook)
-    if status is None or status.code == Code.SUCCESS:
-        return None
-    if not status.is_rejected():
-        status = wrap_error(f"running {quote(call.plugin)} filter plugin", status, call.plugin)
-    return status.with_plugin(call.plugin)
-
-
-def _as_mask(value: object, rows: int) -> Mask | None:
-    """A filter_batch result as a mask over `rows` rows, or None when it is not one."""
-    if isinstance(value, Status):
-        return None
-    try:
-        mask = np.asarray(value, dtype=bool)
-    except (TypeError, ValueError):
-        return None
-    return mask if mask.shape == (rows,) else None
-
-
-def _describe(value: object) -> str:
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape}"
-    return type(value).__name__
-
-
-def _no_node_left(plugins: set[str]) -> str:
-    """Upstream's message when PreFilter results intersect to no node."""
-    names = sorted(plugins)
-    if len(names) == 1:
-        return f"node(s) didn't satisfy plugin {names[0]}"
-    return f"node(s) didn't satisfy plugin(s) [{' '.join(names)}] simultaneously"
