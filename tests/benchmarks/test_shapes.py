@@ -15,8 +15,11 @@ import _third_party
 import preemption
 import replay
 import scale
+import scheduler_perf_more
 
 from kubesched.cluster.memory import InMemoryCluster
+from kubesched.config import default_config
+from kubesched.framework import default_registry
 from kubesched.framework._runtime import Framework
 from kubesched.profile import build_simulation
 
@@ -90,3 +93,44 @@ def test_replay_quick_runs_and_reports_rates() -> None:
     assert report["bound"] > 150
     assert report["events"] > report["bound"]
     assert report["events_per_second"] > 0 and report["simulated_seconds"] == 3600.0
+
+
+@pytest.mark.parametrize(
+    ("kind", "nodes", "init", "measured"),
+    [
+        ("unschedulable", 4, 3, 10),
+        ("gated", 1, 5, 30),
+        ("daemonset", 5, 0, 10),
+        ("csi", 4, 3, 6),
+        ("intree", 4, 3, 6),
+        ("migrated", 4, 3, 6),
+    ],
+)
+def test_more_scheduler_perf_shapes_schedule_every_measured_pod(
+    kind: str, nodes: int, init: int, measured: int
+) -> None:
+    workload = scheduler_perf_more.Workload("t", kind, nodes, init, measured, None)
+    result = scheduler_perf_more.run(workload)
+    assert result["scheduled"] == measured
+    assert result["init_pods"] == init
+
+
+def test_init_pods_of_unschedulable_and_gated_stay_pending() -> None:
+    for kind, nodes in (("unschedulable", 3), ("gated", 1)):
+        workload = scheduler_perf_more.Workload("t", kind, nodes, 4, 2, None)
+        cluster, init = scheduler_perf_more._cluster(workload)
+        registry = default_registry()
+        build_simulation(default_config(registry), registry, cluster).run()
+        pending = {p.metadata.name for p in cluster.pods() if not p.spec.node_name}
+        assert pending == {p.metadata.name for p in init}
+
+
+def test_daemonset_pods_land_on_their_own_node() -> None:
+    workload = scheduler_perf_more.Workload("t", "daemonset", 3, 0, 6, None)
+    cluster, _ = scheduler_perf_more._cluster(workload)
+    for pod in scheduler_perf_more._measured(workload):
+        cluster.add_pod(pod)
+    registry = default_registry()
+    build_simulation(default_config(registry), registry, cluster).run()
+    placed = {p.metadata.name: p.spec.node_name for p in cluster.pods()}
+    assert placed == {f"daemon-{i}": f"scheduler-perf-{i % 3}" for i in range(6)}

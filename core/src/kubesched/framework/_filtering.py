@@ -1,8 +1,9 @@
-"""The Filter phase: PreFilter and its extensions, Filter per node and in batch.
+"""The Filter phase (after PreFilter, `_prefiltering`): per node and in batch.
 
-Batch Filter forms compute masks over the whole NodeTable. When every active
-plugin has one and no node has nominated pods, the masks alone decide and the
-per-node form is asked only for the reasons of the rejected nodes reported.
+When every active plugin has a batch form, the masks decide (nodes with
+nominated pods also checked with those pods counted, in one batch over
+copies) and the per-node form gives only the rejected nodes' reasons, and
+with `reasons=False` only once asked (`FilterOutcome.explain_rejected`).
 Otherwise one loop visits the nodes, asking each plugin's mask or its
 per-node form; nodes with nominated pods are filtered twice, as upstream does.
 """
@@ -14,39 +15,31 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from attrs import define, field
 from numpy.typing import NDArray
 
 from kubesched.api import Pod
 from kubesched.framework._cycle_state import CycleState
-from kubesched.framework._instrumentation import Instrumented
+from kubesched.framework._filter_outcome import (
+    FilterOutcome,
+    Mask,
+    _as_mask,
+    _describe,
+    _filter_status,
+)
 from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._plans import Plans
-from kubesched.framework._plugin_calls import PluginCall, as_status, quote, wrap_error
+from kubesched.framework._plugin_calls import PluginCall, quote
+from kubesched.framework._prefiltering import PreFilterPhase
 from kubesched.framework._status import Code, Status
-from kubesched.framework._types import NodeInfo, PodInfo, PreFilterResult
+from kubesched.framework._types import NodeInfo
 
-Mask = NDArray[np.bool_]
 _Step = tuple[Any, "Mask | None", PluginCall]
 """One active Filter plugin in a visit: its function, its batch mask if any, its call."""
 
 
-@define
-class FilterOutcome:
-    """What Filter found: feasible rows in visiting order and the rejected nodes' statuses.
-
-    `error` is set when a plugin failed (not rejected): the cycle must stop.
-    """
-
-    rows: NDArray[np.intp]
-    statuses: dict[str, Status] = field(factory=dict)
-    processed: int = 0
-    error: Status | None = None
-
-
-class FilterPhase(Instrumented):
-    """PreFilter, its AddPod/RemovePod extensions and Filter over a profile's plans."""
+class FilterPhase(PreFilterPhase):
+    """Filter over a profile's plans, after PreFilter (`PreFilterPhase`)."""
 
     _plans: Plans
     _nominator: PodNominator | None
@@ -56,88 +49,6 @@ class FilterPhase(Instrumented):
     def _prepare_filter(self, plans: Plans) -> None:
         self._filter = plans["filter"]
         self._filter_batch = {c.plugin: c for c in plans["filter_batch"]}
-
-    # -- PreFilter ---------------------------------------------------------------------
-
-    def run_pre_filter_plugins(
-        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
-    ) -> tuple[PreFilterResult | None, Status | None, set[str]]:
-        """Every PreFilter plugin in order (upstream's RunPreFilterPlugins).
-
-        Returns the merged node narrowing, the status (UnschedulableAndUnresolvable stops at
-        once; Unschedulable lets the rest run) and the plugins that narrowed the nodes.
-        """
-        start = time.perf_counter()
-        result: PreFilterResult | None = None
-        narrowing: set[str] = set()
-        state.skip_filter_plugins = skip = set()
-        returned: Status | None = None
-        for call in self._plans["pre_filter"]:
-            t0 = time.perf_counter()
-            value = call(state, pod, nodes)
-            narrowed = value if isinstance(value, PreFilterResult) else None
-            status = None if narrowed is not None else as_status(value, call.plugin, call.hook)
-            self._observe_plugin(state, call.plugin, "PreFilter", status, t0)
-            if status is not None and status.code == Code.SKIP:
-                skip.add(call.plugin)
-                continue
-            if status is not None and status.code != Code.SUCCESS:
-                status.with_plugin(call.plugin)
-                if status.code == Code.UNSCHEDULABLE:
-                    returned = status
-                    continue
-                if status.code != Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
-                    status = wrap_error(
-                        f"running PreFilter plugin {quote(call.plugin)}", status, call.plugin
-                    )
-                self._observe("PreFilter", status, start)
-                return None, status, narrowing
-            if narrowed is None or narrowed.all_nodes():
-                continue
-            narrowing.add(call.plugin)
-            result = narrowed if result is None else result.merge(narrowed)
-            if result.node_names is not None and not result.node_names:
-                status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, _no_node_left(narrowing))
-                self._observe("PreFilter", status, start)
-                return result, status, narrowing
-        self._observe("PreFilter", returned, start)
-        return result, returned, narrowing
-
-    def _run_extension(self, hook: str, label: str, state: CycleState, *args: Any) -> Status | None:
-        for call in self._plans[hook]:
-            if call.plugin in state.skip_filter_plugins:
-                continue
-            status = call.status(state, *args)
-            if status is not None and status.code != Code.SUCCESS:
-                return wrap_error(
-                    f"running {label} on PreFilter plugin {quote(call.plugin)}", status, call.plugin
-                )
-        return None
-
-    def run_pre_filter_extension_add_pod(
-        self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo, node_info: NodeInfo
-    ) -> Status | None:
-        """Every PreFilter plugin's AddPod: update the state as if the pod ran on the node."""
-        return self._run_extension(
-            "pre_filter_add_pod", "AddPod", state, pod_to_schedule, pod_info_to_add, node_info
-        )
-
-    def run_pre_filter_extension_remove_pod(
-        self,
-        state: CycleState,
-        pod_to_schedule: Pod,
-        pod_info_to_remove: PodInfo,
-        node_info: NodeInfo,
-    ) -> Status | None:
-        """Every PreFilter plugin's RemovePod: update the state as if the pod were gone."""
-        return self._run_extension(
-            "pre_filter_remove_pod",
-            "RemovePod",
-            state,
-            pod_to_schedule,
-            pod_info_to_remove,
-            node_info,
-        )
 
     # -- Filter, one node --------------------------------------------------------------
 
@@ -207,16 +118,37 @@ class FilterPhase(Instrumented):
 
     # -- Filter, many nodes ------------------------------------------------------------
 
-    def candidate_rows(
-        self, table: NodeTable, pre_filter_result: PreFilterResult | None
-    ) -> NDArray[np.intp]:
-        """The table rows Filter should visit: all, or those PreFilter narrowed to."""
-        if pre_filter_result is None or pre_filter_result.node_names is None:
-            return np.arange(len(table), dtype=np.intp)
-        index = table.index
-        return np.array(
-            sorted(index[n] for n in pre_filter_result.node_names if n in index), dtype=np.intp
-        )
+    def feasible_mask(self, state: CycleState, pod: Pod, table: NodeTable) -> Mask | Status:
+        """Which rows of `table` pass every active Filter plugin, nominated pods not
+        counted and no reason worked out: batch forms over the table, per-node forms on the
+        rows still alive. The table may be any rows (preemption's what-if copies of
+        nodes). An Error status when a plugin fails."""
+        masks = self._batch_masks(state, pod, table)
+        if isinstance(masks, Status):
+            return masks
+        steps = self._steps(state, masks)
+        alive = np.ones(len(table), dtype=bool)
+        for _fn, mask, _call in steps:
+            if mask is not None:
+                np.logical_and(alive, mask, out=alive)
+        node_infos = table.node_infos
+        for fn, mask, call in steps:
+            if mask is not None:
+                continue
+            for r in np.flatnonzero(alive).tolist():
+                try:
+                    value = fn(state, pod, node_infos[r])
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:
+                    return call.failed(exc)
+                status = None if value is None else _filter_status(call, value)
+                if status is None:
+                    continue
+                if not status.is_rejected():
+                    return status
+                alive[r] = False
+        return alive
 
     def find_feasible_nodes(
         self,
@@ -227,8 +159,13 @@ class FilterPhase(Instrumented):
         rows: NDArray[np.intp] | None = None,
         start: int = 0,
         num_to_find: int | None = None,
+        reasons: bool = True,
     ) -> FilterOutcome:
-        """Visit `rows` (default: all) from `start`, round robin, until `num_to_find` nodes pass."""
+        """Visit `rows` (default: all) from `start`, round robin, until `num_to_find` nodes pass.
+
+        With `reasons=False` the nodes that batch masks alone reject are left in
+        `unexplained` (their per-node reasons cost a call each): `explain_rejected` when
+        the pod fails or is explained."""
         t0 = time.perf_counter()
         if rows is None:
             rows = np.arange(len(table), dtype=np.intp)
@@ -236,7 +173,7 @@ class FilterPhase(Instrumented):
         offset = start % n if n else 0
         order = np.concatenate((rows[offset:], rows[:offset])) if offset else rows
         limit = n if num_to_find is None else min(num_to_find, n)
-        outcome = self._filter_rows(state, pod, table, order, limit)
+        outcome = self._filter_rows(state, pod, table, order, limit, reasons)
         self._observe("Filter", outcome.error, t0)
         return outcome
 
@@ -277,7 +214,13 @@ class FilterPhase(Instrumented):
         }
 
     def _filter_rows(
-        self, state: CycleState, pod: Pod, table: NodeTable, order: NDArray[np.intp], limit: int
+        self,
+        state: CycleState,
+        pod: Pod,
+        table: NodeTable,
+        order: NDArray[np.intp],
+        limit: int,
+        reasons: bool = True,
     ) -> FilterOutcome:
         masks = self._batch_masks(state, pod, table)
         if isinstance(masks, Status):
@@ -286,8 +229,8 @@ class FilterPhase(Instrumented):
         if not steps:
             return FilterOutcome(rows=order[:limit], processed=limit)
         special = self._nominated_rows(table)
-        if len(masks) == len(steps) and not special:
-            return self._filter_by_masks(steps, state, pod, table, order, limit)
+        if len(masks) == len(steps):
+            return self._filter_by_masks(steps, state, pod, table, order, limit, reasons, special)
         return self._visit(steps, state, pod, table.node_infos, order.tolist(), limit, special)
 
     def _filter_by_masks(
@@ -298,8 +241,16 @@ class FilterPhase(Instrumented):
         table: NodeTable,
         order: NDArray[np.intp],
         limit: int,
+        reasons: bool = True,
+        special: set[int] | None = None,
     ) -> FilterOutcome:
-        """Every plugin has a mask: feasibility is their AND; reasons only for rejected rows."""
+        """Every plugin has a mask: feasibility is their AND; reasons only for rejected rows,
+        and only once asked for (at once with `reasons`).
+
+        A `special` row (a node with nominated pods) that the masks pass is filtered per
+        node with those pods counted (upstream's first pass); the second pass, without
+        them, is its masks' verdict. Special rows are checked in visiting order only as
+        long as the feasible nodes found so far are fewer than `limit`."""
         masks = [mask for _, mask, _ in steps if mask is not None]
         alive = masks[0]
         if len(masks) > 1:
@@ -307,17 +258,108 @@ class FilterPhase(Instrumented):
             for mask in masks[2:]:
                 np.logical_and(alive, mask, out=alive)
         flags = alive[order]
-        processed = len(order)
-        if limit < len(order):
-            found = np.flatnonzero(flags)
+        node_infos = table.node_infos
+        stop = len(order)
+        error: Status | None = None
+        if special:
+            checked = self._check_nominated(state, pod, node_infos, order, flags, limit, special)
+            stop, error = checked
+        processed = stop
+        if limit < stop:
+            found = np.flatnonzero(flags[:stop])
             if len(found) >= limit:
                 processed = int(found[limit - 1]) + 1 if limit > 0 else 0
         visited = order[:processed]
-        rejected = visited[~flags[:processed]].tolist()
-        reasons = self._visit(steps, state, pod, table.node_infos, rejected, len(rejected))
-        if reasons.error is not None:
-            return FilterOutcome(rows=order[:0], processed=processed, error=reasons.error)
-        return FilterOutcome(visited[flags[:processed]], reasons.statuses, processed)
+        nominated = special or set()
+
+        def explain(rejected: list[int]) -> FilterOutcome:
+            return self._visit(steps, state, pod, node_infos, rejected, len(rejected), nominated)
+
+        feasible, unexplained = visited[flags[:processed]], visited[~flags[:processed]]
+        if error is not None:  # the failing row is not a rejection; the cycle stops
+            feasible, unexplained = order[:0], visited[:-1][~flags[: processed - 1]]
+        outcome = FilterOutcome(
+            feasible, processed=processed, error=error, unexplained=unexplained, explain=explain
+        )
+        if reasons:
+            outcome.explain_rejected()
+        return outcome
+
+    def _check_nominated(
+        self,
+        state: CycleState,
+        pod: Pod,
+        node_infos: Sequence[NodeInfo],
+        order: NDArray[np.intp],
+        flags: Mask,
+        limit: int,
+        special: set[int],
+    ) -> tuple[int, Status | None]:
+        """Clear `flags` where a special row fails with its nominated pods counted; returns
+        how far the visit may go (the whole order, or up to the row whose Filter failed
+        with an Error) and that Error."""
+        positions = np.flatnonzero(np.isin(order, np.fromiter(special, dtype=np.intp)) & flags)
+        if not len(positions):
+            return len(order), None
+        if self._check_nominated_batch(state, pod, node_infos, order, flags, positions):
+            return len(order), None
+        before = np.cumsum(flags) - 1
+        removed = 0
+        for p in positions.tolist():
+            if int(before[p]) - removed >= limit:
+                break
+            node_info = node_infos[int(order[p])]
+            added, state_with, node_with, status = self._add_nominated_pods(state, pod, node_info)
+            if status is None and added:
+                status = self.run_filter_plugins(state_with, pod, node_with)
+            if status is None:
+                continue
+            flags[p] = False
+            removed += 1
+            if not status.is_rejected():
+                return p + 1, status
+        return len(order), None
+
+    def _check_nominated_batch(
+        self,
+        state: CycleState,
+        pod: Pod,
+        node_infos: Sequence[NodeInfo],
+        order: NDArray[np.intp],
+        flags: Mask,
+        positions: NDArray[np.intp],
+    ) -> bool:
+        """`_check_nominated` in one batch Filter over copies of those nodes with their
+        nominated pods added, when adding them leaves the cycle state alone (no active
+        PreFilter AddPod). Rows past where the visit stops are checked too, harmlessly:
+        the visit never reaches them. False (nothing done) when it cannot be used or a
+        plugin failed: the row by row check then finds the failing row."""
+        if self._nominator is None or self.pre_filter_extensions_active(state):
+            return False
+        uid, priority = pod.metadata.uid, pod.priority
+        copies: list[NodeInfo] = []
+        where: list[int] = []
+        for p in positions.tolist():
+            node_info = node_infos[int(order[p])]
+            counted = [
+                pi
+                for pi in self._nominator.nominated_pods_for_node(node_info.name)
+                if pi.pod.priority >= priority and pi.uid != uid
+            ]
+            if not counted:
+                continue
+            copy = node_info.snapshot()
+            for pi in counted:
+                copy.add_pod_info(pi)
+            copies.append(copy)
+            where.append(p)
+        if not copies:
+            return True
+        fits = self.feasible_mask(state, pod, NodeTable(copies))
+        if isinstance(fits, Status):
+            return False
+        flags[np.asarray(where, dtype=np.intp)] &= np.asarray(fits, dtype=bool)
+        return True
 
     def _visit(
         self,
@@ -372,38 +414,3 @@ class FilterPhase(Instrumented):
             else:
                 return FilterOutcome(np.array([], dtype=np.intp), statuses, processed, status)
         return FilterOutcome(np.array(feasible, dtype=np.intp), statuses, processed)
-
-
-def _filter_status(call: PluginCall, value: object) -> Status | None:
-    """One Filter result: rejections keep their code, anything else is an Error."""
-    status = as_status(value, call.plugin, call.hook)
-    if status is None or status.code == Code.SUCCESS:
-        return None
-    if not status.is_rejected():
-        status = wrap_error(f"running {quote(call.plugin)} filter plugin", status, call.plugin)
-    return status.with_plugin(call.plugin)
-
-
-def _as_mask(value: object, rows: int) -> Mask | None:
-    """A filter_batch result as a mask over `rows` rows, or None when it is not one."""
-    if isinstance(value, Status):
-        return None
-    try:
-        mask = np.asarray(value, dtype=bool)
-    except (TypeError, ValueError):
-        return None
-    return mask if mask.shape == (rows,) else None
-
-
-def _describe(value: object) -> str:
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape}"
-    return type(value).__name__
-
-
-def _no_node_left(plugins: set[str]) -> str:
-    """Upstream's message when PreFilter results intersect to no node."""
-    names = sorted(plugins)
-    if len(names) == 1:
-        return f"node(s) didn't satisfy plugin {names[0]}"
-    return f"node(s) didn't satisfy plugin(s) [{' '.join(names)}] simultaneously"

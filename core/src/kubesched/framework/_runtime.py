@@ -30,7 +30,8 @@ from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._deprecations import register_plugin
 from kubesched.framework._events import WILDCARD_EVENT, ClusterEventWithHint
 from kubesched.framework._extender import EXTENDER_NAME, Extender
-from kubesched.framework._filtering import FilterOutcome, FilterPhase
+from kubesched.framework._filter_outcome import FilterOutcome
+from kubesched.framework._filtering import FilterPhase
 from kubesched.framework._instrumentation import MetricsRecorder
 from kubesched.framework._interface import (
     Clock,

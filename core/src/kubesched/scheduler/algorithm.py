@@ -13,7 +13,7 @@ scores to the plugins' totals (`extenders.cycle`).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 from attrs import define, field
@@ -117,21 +117,37 @@ class Algorithm:
     """The `first` rule's order of the node names (`ties.node_order`)."""
 
     def schedule_pod(
-        self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot
+        self,
+        fw: Framework,
+        state: CycleState,
+        pod: Pod,
+        snapshot: Snapshot,
+        *,
+        reasons: bool = True,
     ) -> ScheduleResult:
-        """The node for `pod`; raises FitError when none fits, ScheduleError on errors."""
+        """The node for `pod`; raises FitError when none fits, ScheduleError on errors.
+
+        With `reasons=False` (a pod not explained) the statuses of nodes that batch masks
+        rejected are worked out only if the pod fits nowhere: the result's
+        `filter_statuses` then lack them, `evaluated` still counts them."""
         num_nodes = snapshot.num_nodes
         if num_nodes == 0:
             raise ScheduleError(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_NODES_AVAILABLE))
         diagnosis = Diagnosis()
         self.verdicts = ExtenderVerdicts()
-        rows = self._find_nodes_that_fit(fw, state, pod, snapshot, diagnosis)
+        deferred: list[FilterOutcome] = []
+        lazy = not reasons and not self.extenders
+        rows = self._find_nodes_that_fit(
+            fw, state, pod, snapshot, diagnosis, deferred if lazy else None
+        )
         if not len(rows):
+            _explain_deferred(deferred, diagnosis)
             raise FitError(pod, num_nodes, diagnosis)
         statuses = diagnosis.node_to_status
+        rejected = _rejected_count(snapshot, diagnosis, deferred)
         names = snapshot.node_table.names
         if len(rows) == 1:
-            return ScheduleResult(names[int(rows[0])], 1 + len(statuses), 1, statuses, rows)
+            return ScheduleResult(names[int(rows[0])], 1 + rejected, 1, statuses, rows)
         scores = self._prioritize(fw, state, pod, snapshot, rows)
         extra = self._prioritize_with_extenders(pod, snapshot, rows)
         if scores is not None:
@@ -143,13 +159,20 @@ class Algorithm:
             host = first_in_order([names[int(rows[i])] for i in best.tolist()], self.tie_order)
         else:
             host = names[int(rows[best[self.rng.randrange(len(best))]])]
-        return ScheduleResult(
-            host, len(rows) + len(statuses), len(rows), statuses, rows, scores, extra
-        )
+        return ScheduleResult(host, len(rows) + rejected, len(rows), statuses, rows, scores, extra)
 
     def _find_nodes_that_fit(
-        self, fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot, diagnosis: Diagnosis
+        self,
+        fw: Framework,
+        state: CycleState,
+        pod: Pod,
+        snapshot: Snapshot,
+        diagnosis: Diagnosis,
+        deferred: list[FilterOutcome] | None = None,
     ) -> NDArray[np.intp]:
+        """Upstream's findNodesThatFitPod. With `deferred`, the filter outcomes whose
+        rejected rows are not yet explained are appended there instead of being
+        explained into `diagnosis` (`_explain_deferred` does it, in the same order)."""
         table = snapshot.node_table
         pre_result, status, narrowing = fw.run_pre_filter_plugins(state, pod, snapshot.node_infos())
         diagnosis.unschedulable_plugins = set(narrowing)
@@ -163,7 +186,7 @@ class Algorithm:
         nominated = pod.status.nominated_node_name
         if nominated and nominated in table.index:
             rows = np.array([table.index[nominated]], dtype=np.intp)
-            outcome = self._filter(fw, state, pod, snapshot, rows, 0, 1, diagnosis)
+            outcome = self._filter(fw, state, pod, snapshot, rows, 0, 1, diagnosis, deferred)
             if outcome.error is None and len(outcome.rows):
                 try:
                     passed = self._pass_extenders(pod, snapshot, outcome.rows, diagnosis)
@@ -185,9 +208,9 @@ class Algorithm:
         if not scoring and not has_filters(self.extenders):
             to_find = 1
         outcome = self._filter(
-            fw, state, pod, snapshot, rows, self.next_start_node_index, to_find, diagnosis
+            fw, state, pod, snapshot, rows, self.next_start_node_index, to_find, diagnosis, deferred
         )
-        processed = len(outcome.rows) + len(diagnosis.node_to_status)
+        processed = len(outcome.rows) + _rejected_count(snapshot, diagnosis, deferred or ())
         self.next_start_node_index = (self.next_start_node_index + processed) % snapshot.num_nodes
         if outcome.error is not None:
             raise ScheduleError(outcome.error)
@@ -243,13 +266,21 @@ class Algorithm:
         start: int,
         to_find: int,
         diagnosis: Diagnosis,
+        deferred: list[FilterOutcome] | None = None,
     ) -> FilterOutcome:
         outcome = fw.find_feasible_nodes(
-            state, pod, snapshot.node_table, rows=rows, start=start, num_to_find=to_find
+            state,
+            pod,
+            snapshot.node_table,
+            rows=rows,
+            start=start,
+            num_to_find=to_find,
+            reasons=deferred is None,
         )
-        for name, status in outcome.statuses.items():
-            diagnosis.node_to_status[name] = status
-            diagnosis.add_plugin_status(status)
+        if len(outcome.unexplained) and deferred is not None:
+            deferred.append(outcome)
+        else:
+            _record(outcome, diagnosis)
         return outcome
 
     @staticmethod
@@ -267,3 +298,40 @@ class Algorithm:
         if isinstance(scores, Status):
             raise ScheduleError(scores)
         return scores
+
+
+def _record(outcome: FilterOutcome, diagnosis: Diagnosis) -> None:
+    """Add a filter outcome's statuses to the diagnosis (upstream's NodeToStatus.Set and
+    AddPluginStatus)."""
+    for name, status in outcome.statuses.items():
+        diagnosis.node_to_status[name] = status
+        diagnosis.add_plugin_status(status)
+
+
+def _explain_deferred(deferred: Sequence[FilterOutcome], diagnosis: Diagnosis) -> None:
+    """Work out the deferred outcomes' reasons into the diagnosis, as an eager filter would
+    have recorded them; a per-node form contradicting its mask is a ScheduleError."""
+    for outcome in deferred:
+        outcome.explain_rejected()
+        if outcome.error is not None:
+            raise ScheduleError(outcome.error)
+        _record(outcome, diagnosis)
+
+
+def _rejected_count(
+    snapshot: Snapshot, diagnosis: Diagnosis, deferred: Iterable[FilterOutcome]
+) -> int:
+    """How many distinct nodes were rejected: the recorded statuses and the deferred ones
+    (a node rejected on both passes, the nominated node's and the full one, counts once)."""
+    recorded = diagnosis.node_to_status
+    deferred = list(deferred)
+    count = len(recorded)
+    if not recorded and len(deferred) <= 1:
+        return count + sum(len(outcome.unexplained) for outcome in deferred)
+    seen = {snapshot.node_table.index.get(name, -1) for name in recorded}
+    for outcome in deferred:
+        for row in outcome.unexplained.tolist():
+            if row not in seen:
+                seen.add(row)
+                count += 1
+    return count

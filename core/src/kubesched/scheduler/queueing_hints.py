@@ -47,6 +47,7 @@ class QueueingHints:
             for profile, by_plugin in events.items()
         }
         self._interest: dict[ClusterEvent, bool] = {}
+        self._gating_interest: dict[tuple[str, str, ClusterEvent], bool] = {}
 
     def of_interest(self, event: ClusterEvent) -> bool:
         """Did any plugin of any profile register an event matching this one?"""
@@ -84,8 +85,14 @@ class QueueingHints:
         return strategy
 
     def gating_plugin_interested(self, entry: QueueEntry, event: ClusterEvent) -> bool:
-        """Did the plugin gating this pod at PreEnqueue register this event?"""
-        registrations = self._registrations.get(entry.pod.spec.scheduler_name, [])
-        return any(
-            reg.plugin == entry.gating_plugin and reg.event.matches(event) for reg in registrations
-        )
+        """Did the plugin gating this pod at PreEnqueue register this event? (Remembered per
+        profile, plugin and event: every event asks it of every gated pod.)"""
+        profile, plugin = entry.pod.spec.scheduler_name, entry.gating_plugin
+        key = (profile, plugin, event)
+        known = self._gating_interest.get(key)
+        if known is None:
+            registrations = self._registrations.get(profile, [])
+            known = self._gating_interest[key] = any(
+                reg.plugin == plugin and reg.event.matches(event) for reg in registrations
+            )
+        return known

@@ -149,7 +149,9 @@ class ScheduleOne:
     ) -> None:
         try:
             try:
-                result = self.algorithm.schedule_pod(fw, state, entry.pod, self.snapshot)
+                result = self.algorithm.schedule_pod(
+                    fw, state, entry.pod, self.snapshot, reasons=self.explains(entry.pod)
+                )
             finally:
                 self.metrics.scheduling_algorithm_duration.observe(time.perf_counter() - start)
         except FitError as err:
