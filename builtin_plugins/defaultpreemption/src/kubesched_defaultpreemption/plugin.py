@@ -24,7 +24,6 @@ from kubesched.framework import (
     process_preemption_with_extenders,
 )
 from kubesched_defaultpreemption.args import DefaultPreemptionArgs
-from kubesched_defaultpreemption.batch_victims import Outcome, ready, select_victims_batch
 from kubesched_defaultpreemption.candidates import Candidate, choose_candidate
 from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption
 from kubesched_defaultpreemption.executor import (
@@ -140,8 +139,6 @@ class DefaultPreemption:
         if not all_nodes:
             return Status.error("no nodes available")
         result = self.find_candidates(state, pod, all_nodes, node_statuses)
-        if not result.candidates:
-            result.settle()
         if result.errors and not result.candidates:
             return Status.error(result.error_message())
         if not result.candidates:
@@ -229,27 +226,15 @@ class DefaultPreemption:
         num_candidates: int,
     ) -> DryRunResult:
         """Upstream's DryRunPreemption: victims on each node in turn from `offset`,
-        each worked out on a copy of the node and of `state`; chunks of nodes at once
-        when the cycle allows it (`batch_victims`), with the same outcome."""
-
-        def check_node(node_info: NodeInfo) -> Candidate | Status:
-            return self.select_victims_on_node(state.clone(), pod, node_info.snapshot(), pdbs)
-
-        def check_nodes(nodes: Sequence[NodeInfo]) -> Sequence[Outcome]:
-            batched = select_victims_batch(
-                self.handle,
-                state,
-                pod,
-                nodes,
-                pdbs,
-                preemption_allowed=self.preemption_allowed,
-                more_important=self.more_important_pod,
-            )
-            return [check_node(n) for n in nodes] if batched is None else batched
-
-        own = type(self).select_victims_on_node is DefaultPreemption.select_victims_on_node
-        batch = check_nodes if own and ready(self.handle, state) else None
-        return dry_run_preemption(potential_nodes, offset, num_candidates, check_node, batch)
+        each worked out on a copy of the node and of `state`."""
+        return dry_run_preemption(
+            potential_nodes,
+            offset,
+            num_candidates,
+            lambda node_info: self.select_victims_on_node(
+                state.clone(), pod, node_info.snapshot(), pdbs
+            ),
+        )
 
     def select_victims_on_node(
         self,
