@@ -107,6 +107,25 @@ SORT_ARGV = (
 )
 
 
+SPREAD_POD = (
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, labels: {tier: a}}\n"
+    "spec:\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
+    "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: x}}, matchLabelKeys: [app]}\n"
+)
+"""A spread constraint whose matchLabelKeys names a key its selector has, on a pod without
+that label: only the legacy rule (selector merge off) refuses it."""
+NO_SELECTOR_POD = SPREAD_POD.replace(", labelSelector: {matchLabels: {app: x}}", "")
+PREFERRED_BAD_VALUE = POD.replace(
+    "spec: {containers: [{name: c}]}",
+    "spec:\n  containers: [{name: c}]\n  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: "
+    "[{weight: 1, preference: {matchExpressions: [{key: zone, operator: In, values: ['a b']}]}}]}}",
+)
+MERGE_OFF = "MatchLabelKeysInPodTopologySpreadSelectorMerge=false"
+LEGACY_LINE = (
+    "error: {dir}/c.yaml: document 1: Pod default/p: field spec.topologySpreadConstraints[0].matchLabelKeys[0]: "
+    'Invalid value: "app": exists in both matchLabelKeys and labelSelector'
+)
+
 HAZARDS: list[Hazard] = [
     Hazard("deep-block-yaml", {"c.yaml": DEEP_BLOCK}, ("simulate", "{dir}/c.yaml"), 2,
            "error: {dir}/c.yaml: document 0: nested deeper than 100 levels"),
@@ -191,6 +210,16 @@ HAZARDS: list[Hazard] = [
     Hazard("queue-sort-hangs", {"c.yaml": TWO_PODS, "s.yaml": _sorter(less="hang")}, SORT_ARGV, 2,
            f"error: {QUEUE_SORT}: CycleTimeout: the cycle exceeded its 0.5s time limit"),
     Hazard("queue-sort-that-behaves", {"c.yaml": TWO_PODS, "s.yaml": _sorter()}, SORT_ARGV, 0, None),
+    Hazard("spread-label-key-the-pod-lacks-merged-nothing", {"c.yaml": NODE + "---\n" + SPREAD_POD}, ("simulate", "{dir}/c.yaml", "-o", "json"), 0, None),
+    Hazard("spread-label-key-in-selector-legacy-rule", {"c.yaml": NODE + "---\n" + SPREAD_POD},
+           ("simulate", "{dir}/c.yaml", "--feature-gates", MERGE_OFF), 2, LEGACY_LINE),
+    Hazard("spread-label-keys-without-selector-legacy-rule", {"c.yaml": NODE + "---\n" + NO_SELECTOR_POD},
+           ("simulate", "{dir}/c.yaml", "--feature-gates", MERGE_OFF), 2,
+           "error: {dir}/c.yaml: document 1: Pod default/p: field spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set"),
+    Hazard("spread-label-keys-dropped-when-their-gate-is-off", {"c.yaml": NODE + "---\n" + NO_SELECTOR_POD},
+           ("simulate", "{dir}/c.yaml", "-o", "json", "--feature-gates", "MatchLabelKeysInPodTopologySpread=false"), 0, None),
+    Hazard("preferred-node-affinity-bad-label-value-accepted", {"c.yaml": NODE + "---\n" + PREFERRED_BAD_VALUE},
+           ("simulate", "{dir}/c.yaml", "-o", "json"), 0, None),
 ]  # fmt: skip
 
 

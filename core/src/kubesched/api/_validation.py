@@ -138,7 +138,7 @@ def pod_errors(pod: Pod, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iterato
     )
     if spec.node_selector:
         yield from label_errors("spec.nodeSelector", spec.node_selector)
-    yield from pod_spec_errors(spec)
+    yield from pod_spec_errors(spec, pod.metadata.labels, gates)
 
 
 def node_errors(node: Node) -> Iterator[FieldError]:
