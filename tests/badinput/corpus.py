@@ -379,6 +379,15 @@ CASES: list[tuple[str, list[Obj], str]] = [
      'document 0: Node n1: field spec.taints[1]: Duplicate value: "k=2:NoSchedule": taints must be unique by key and effect pair'),
     ("taint-lowercase-effect", [node({"taints": [{"key": "k", "effect": "noschedule"}]})],
      f'document 0: Node n1: field spec.taints[0].effect: Unsupported value: "noschedule": {EFFECTS}'),
+    # object names and namespaces (util/validation's wording: "characters", "must not contain dots")
+    ("pod-name-too-long", [pod(meta={"name": "p" * 254})],
+     f"document 0: Pod default/{'p' * 254}: field metadata.name: Invalid value: \"{'p' * 199}... (56 more characters): must be no more than 253 characters"),
+    ("pod-namespace-with-dots", [pod(meta={"namespace": "team.a"})],
+     'document 0: Pod team.a/p: field metadata.namespace: Invalid value: "team.a": must not contain dots'),
+    ("pod-affinity-namespace-with-dots", [pod(pod_term({"topologyKey": "zone", "namespaces": ["a.b"]}))],
+     f'document 0: {P}{PA}.namespace: Invalid value: "a.b": must not contain dots'),
+    ("label-key-prefix-too-long", [pod(meta={"labels": {"a" * 254 + "/k": "v"}})],
+     f'document 0: {P}metadata.labels: Invalid value: "{"a" * 199}... (58 more characters): prefix part must be no more than 253 bytes'),
     # PriorityClass
     ("pc-two-global-defaults", [priority_class("a", globalDefault=True), priority_class("b", globalDefault=True)],
      "document 1: PriorityClass b: PriorityClass a is already marked as default. Only one default can exist"),
