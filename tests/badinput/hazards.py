@@ -77,6 +77,55 @@ ANNOTATED = NODE.replace(
 )
 HUGE = "9" * 5000
 
+
+def _sorter(init: str = "", less: str = "") -> str:
+    """A configuration whose only QueueSort plugin is FaultySort, misbehaving as told."""
+    return HEADER + (
+        "profiles:\n- plugins:\n"
+        "    queueSort: {enabled: [{name: FaultySort}], disabled: [{name: '*'}]}\n"
+        f"  pluginConfig:\n  - name: FaultySort\n    args: {{init: '{init}', less: '{less}'}}\n"
+    )
+
+
+def _short_init_limit(folder: Path) -> contextlib.AbstractContextManager[object]:
+    """A plugin constructor may take half a second (30 s otherwise)."""
+    return mock.patch("kubesched.framework._runtime.PLUGIN_INIT_TIMEOUT", 0.5)
+
+
+TWO_PODS = NODE + "---\n" + POD + "---\n" + POD.replace("name: p,", "name: q,")
+SORTER = 'plugin "FaultySort" (kubesched-faultinjection 0.1.0) in profile "default-scheduler"'
+QUEUE_SORT = 'QueueSort plugin "FaultySort" of profile "default-scheduler" failed'
+SORT_ARGV = (
+    "simulate",
+    "{dir}/c.yaml",
+    "--config",
+    "{dir}/s.yaml",
+    "--cycle-timeout",
+    "0.5",
+    "-o",
+    "json",
+)
+
+
+SPREAD_POD = (
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, labels: {tier: a}}\n"
+    "spec:\n  containers: [{name: c}]\n  topologySpreadConstraints:\n"
+    "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: x}}, matchLabelKeys: [app]}\n"
+)
+"""A spread constraint whose matchLabelKeys names a key its selector has, on a pod without
+that label: only the legacy rule (selector merge off) refuses it."""
+NO_SELECTOR_POD = SPREAD_POD.replace(", labelSelector: {matchLabels: {app: x}}", "")
+PREFERRED_BAD_VALUE = POD.replace(
+    "spec: {containers: [{name: c}]}",
+    "spec:\n  containers: [{name: c}]\n  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: "
+    "[{weight: 1, preference: {matchExpressions: [{key: zone, operator: In, values: ['a b']}]}}]}}",
+)
+MERGE_OFF = "MatchLabelKeysInPodTopologySpreadSelectorMerge=false"
+LEGACY_LINE = (
+    "error: {dir}/c.yaml: document 1: Pod default/p: field spec.topologySpreadConstraints[0].matchLabelKeys[0]: "
+    'Invalid value: "app": exists in both matchLabelKeys and labelSelector'
+)
+
 HAZARDS: list[Hazard] = [
     Hazard("deep-block-yaml", {"c.yaml": DEEP_BLOCK}, ("simulate", "{dir}/c.yaml"), 2,
            "error: {dir}/c.yaml: document 0: nested deeper than 100 levels"),
@@ -148,6 +197,29 @@ HAZARDS: list[Hazard] = [
     Hazard("new-plugin-with-an-unwritable-home", {"home": ""}, ("new-plugin", "MyPlugin", "--no-input", "-d", "{dir}/out"), 2,
            "error: cannot write the new plugin: Unable to create directory at {dir}/home/.cookiecutter_replay/",
            env={"HOME": "{dir}/home"}, patch=_replay_under_home),
+    Hazard("constructor-raises", {"c.yaml": TWO_PODS, "s.yaml": _sorter(init="raise")}, SORT_ARGV, 2,
+           f"error: initializing {SORTER}: RuntimeError: injected fault in FaultySort's constructor"),
+    Hazard("constructor-exits", {"c.yaml": TWO_PODS, "s.yaml": _sorter(init="exit")}, SORT_ARGV, 2,
+           f"error: initializing {SORTER}: SystemExit: 3"),
+    Hazard("constructor-hangs", {"c.yaml": TWO_PODS, "s.yaml": _sorter(init="hang")}, SORT_ARGV, 2,
+           f"error: initializing {SORTER}: PluginTimeout: did not return within 0.5s", patch=_short_init_limit),
+    Hazard("queue-sort-raises", {"c.yaml": TWO_PODS, "s.yaml": _sorter(less="raise")}, SORT_ARGV, 2,
+           f"error: {QUEUE_SORT}: RuntimeError: injected fault in FaultySort's queue_sort_less"),
+    Hazard("queue-sort-exits", {"c.yaml": TWO_PODS, "s.yaml": _sorter(less="exit")}, SORT_ARGV, 2,
+           f"error: {QUEUE_SORT}: SystemExit: 3"),
+    Hazard("queue-sort-hangs", {"c.yaml": TWO_PODS, "s.yaml": _sorter(less="hang")}, SORT_ARGV, 2,
+           f"error: {QUEUE_SORT}: CycleTimeout: the cycle exceeded its 0.5s time limit"),
+    Hazard("queue-sort-that-behaves", {"c.yaml": TWO_PODS, "s.yaml": _sorter()}, SORT_ARGV, 0, None),
+    Hazard("spread-label-key-the-pod-lacks-merged-nothing", {"c.yaml": NODE + "---\n" + SPREAD_POD}, ("simulate", "{dir}/c.yaml", "-o", "json"), 0, None),
+    Hazard("spread-label-key-in-selector-legacy-rule", {"c.yaml": NODE + "---\n" + SPREAD_POD},
+           ("simulate", "{dir}/c.yaml", "--feature-gates", MERGE_OFF), 2, LEGACY_LINE),
+    Hazard("spread-label-keys-without-selector-legacy-rule", {"c.yaml": NODE + "---\n" + NO_SELECTOR_POD},
+           ("simulate", "{dir}/c.yaml", "--feature-gates", MERGE_OFF), 2,
+           "error: {dir}/c.yaml: document 1: Pod default/p: field spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set"),
+    Hazard("spread-label-keys-dropped-when-their-gate-is-off", {"c.yaml": NODE + "---\n" + NO_SELECTOR_POD},
+           ("simulate", "{dir}/c.yaml", "-o", "json", "--feature-gates", "MatchLabelKeysInPodTopologySpread=false"), 0, None),
+    Hazard("preferred-node-affinity-bad-label-value-accepted", {"c.yaml": NODE + "---\n" + PREFERRED_BAD_VALUE},
+           ("simulate", "{dir}/c.yaml", "-o", "json"), 0, None),
 ]  # fmt: skip
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.errors import PluginError
+from kubesched.errors import PluginCrash
 from kubesched.framework import Code, Status
 from kubesched.testing import make_node, make_pod, simulate
 
@@ -107,7 +107,7 @@ def test_a_queue_sort_that_fails_is_a_plugin_error_naming_it(behaviour: str, say
     cfg = {"profiles": [{"plugins": {"queueSort": {
         "enabled": [{"name": "Sorter"}], "disabled": [{"name": "*"}]}}}]}  # fmt: skip
     pods = [make_pod(f"p{i}").obj() for i in range(3)]
-    with pytest.raises(PluginError) as info:
+    with pytest.raises(PluginCrash) as info:
         simulate([make_node("n").obj()], pods, cfg, plugins={"Sorter": _queue_sort(behaviour)})
     assert str(info.value) == (
         f'QueueSort plugin "Sorter" of profile "default-scheduler" failed: {says}'
@@ -150,7 +150,7 @@ def test_a_plugin_constructor_that_never_returns_fails_the_profile(
     monkeypatch.setattr("kubesched.framework._runtime.PLUGIN_INIT_TIMEOUT", 0.5)
     cfg = {"profiles": [{"plugins": {"filter": {"enabled": [{"name": "Stuck"}]}}}]}
     started = time.monotonic()
-    with pytest.raises(PluginError) as info:
+    with pytest.raises(PluginCrash) as info:
         simulate([make_node("n").obj()], [make_pod("p").obj()], cfg, plugins={"Stuck": Stuck})
     assert time.monotonic() - started < 20
     assert str(info.value).startswith('initializing plugin "Stuck"')
@@ -173,7 +173,7 @@ def test_a_queue_sort_that_hangs_is_cut_short_by_the_cycle_timeout() -> None:
         "enabled": [{"name": "Sleeper"}], "disabled": [{"name": "*"}]}}}]}  # fmt: skip
     pods = [make_pod(f"p{i}").obj() for i in range(3)]
     started = time.monotonic()
-    with pytest.raises(PluginError) as info:
+    with pytest.raises(PluginCrash) as info:
         simulate([make_node("n").obj()], pods, cfg, plugins={"Sleeper": Sleeper}, cycle_timeout=0.3)
     assert time.monotonic() - started < 20
     assert str(info.value).startswith(

@@ -7,7 +7,8 @@ field path) so the CLI prints one line and exits non-zero, never a traceback.
     ├── InputError          bad manifests or objects (exit 2)
     │   └── QuantityError   a resource quantity that does not parse
     ├── ConfigError         a KubeSchedulerConfiguration that does not load or validate (exit 1)
-    └── PluginError         a plugin that cannot be found, loaded, built or run at a point
+    └── PluginError         a plugin that cannot be found, loaded, built or run at a point (exit 1)
+        └── PluginCrash     a plugin that raised, exited or hung where nothing can go on (exit 2)
 """
 
 from __future__ import annotations
@@ -76,6 +77,13 @@ class ConfigError(KubeschedError):
 
 class PluginError(KubeschedError):
     """A plugin that cannot be found, loaded, built, or used at an extension point."""
+
+
+class PluginCrash(PluginError):
+    """A plugin that raised, called `sys.exit` or did not return where the run cannot go on
+    without it: its constructor, or the profile's QueueSort. Exit status 2, as for any
+    other input the run cannot use; a plugin failing inside one pod's cycle fails only
+    that pod."""
 
 
 class PluginDeprecationWarning(FutureWarning):

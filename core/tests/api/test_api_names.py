@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kubesched.api._names import (
+    dns1123_label_errors,
     dns1123_subdomain_errors,
     label_value_errors,
     max_len_error,
@@ -35,6 +36,11 @@ SUBDOMAIN_RULE = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
     "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex "
     r"used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)
+LABEL_RULE = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+    "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
+    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
 )
 
 # TestIsLabelKey
@@ -176,7 +182,22 @@ def test_invalid_dns1123_subdomains(value: str) -> None:
 
 
 def test_long_dns1123_subdomain() -> None:
-    assert dns1123_subdomain_errors("a" * 254) == ["must be no more than 253 bytes"]
+    assert dns1123_subdomain_errors("a" * 254) == ["must be no more than 253 characters"]
+    assert dns1123_subdomain_errors("a" * 254, "bytes") == ["must be no more than 253 bytes"]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("my.ns", ["must not contain dots"]),
+        ("a" * 64, ["must be no more than 63 characters"]),
+        ("a." + "b" * 62, ["must be no more than 63 characters", "must not contain dots"]),
+        ("My-ns", [LABEL_RULE]),
+        ("ok-1", []),
+    ],
+)
+def test_dns1123_labels_as_util_validation_words_them(value: str, expected: list[str]) -> None:
+    assert dns1123_label_errors(value) == expected
 
 
 def test_message_builders() -> None:

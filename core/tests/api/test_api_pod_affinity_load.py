@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kubesched.api import LabelSelectorRequirement, load_manifests
 from kubesched.cluster import InMemoryCluster
+from kubesched.errors import InputError
 
 MANIFEST = """\
 apiVersion: v1
@@ -26,7 +29,6 @@ spec:
         matchLabelKeys: [version, missing]
         mismatchLabelKeys: [track]
       - topologyKey: zone
-        matchLabelKeys: [version]
     podAffinity:
       preferredDuringSchedulingIgnoredDuringExecution:
       - weight: 10
@@ -62,10 +64,29 @@ def test_label_keys_are_merged_into_the_selector(tmp_path: Path) -> None:
         LabelSelectorRequirement("track", "NotIn", ["canary"]),
     ], "keys the pod has no label for are left out"
     assert second.label_selector is None, "a missing selector selects nothing and stays missing"
+    assert (second.match_label_keys, second.mismatch_label_keys) == ([], [])
     assert affinity.pod_affinity is not None
     (preferred,) = affinity.pod_affinity.preferred_during_scheduling_ignored_during_execution
     selector = preferred.pod_affinity_term.label_selector
     assert selector is not None
     assert selector.match_expressions == [LabelSelectorRequirement("version", "In", ["v2"])], (
         "a requirement the selector has already (a dump of a live cluster) is not repeated"
+    )
+
+
+def test_label_keys_without_a_selector_are_refused_as_the_api_server_does(tmp_path: Path) -> None:
+    path = tmp_path / "cluster.yaml"
+    path.write_text(
+        MANIFEST.replace(
+            "      - topologyKey: zone\n",
+            "      - topologyKey: zone\n        matchLabelKeys: [version]\n",
+            1,
+        )
+    )
+    with pytest.raises(InputError) as info:
+        load_manifests(path)
+    assert str(info.value) == (
+        f"{path}: document 1: Pod team-a/web: field spec.affinity.podAntiAffinity."
+        "requiredDuringSchedulingIgnoredDuringExecution[1].matchLabelKeys: Forbidden: must not "
+        "be specified when labelSelector is not set"
     )

@@ -3,8 +3,11 @@
 Each `*_errors` check returns why a value is not valid, one message per
 problem, and an empty list when it is: `qualified_name_errors("a/b/c")` gives
 the one line upstream's IsQualifiedName gives. Lengths count bytes, as Go's
-`len` does. The `validate_*` functions turn those messages into field errors
-the way upstream's callers do.
+`len` does; label keys and values say so ("must be no more than 63 bytes"),
+while object names and namespaces, which upstream still checks with
+`util/validation`'s IsDNS1123Subdomain and IsDNS1123Label, say "characters".
+The `validate_*` functions turn those messages into field errors the way
+upstream's callers do.
 """
 
 from __future__ import annotations
@@ -49,9 +52,9 @@ _DNS1123_SUBDOMAIN_RE = re.compile(DNS1123_SUBDOMAIN_FMT)
 _DNS1123_LABEL_RE = re.compile(DNS1123_LABEL_FMT)
 
 
-def max_len_error(length: int) -> str:
-    """Upstream's MaxLenError."""
-    return f"must be no more than {length} bytes"
+def max_len_error(length: int, unit: str = "bytes") -> str:
+    """Upstream's MaxLenError: `content`'s counts bytes, `util/validation`'s characters."""
+    return f"must be no more than {length} {unit}"
 
 
 def regex_error(message: str, regex: str, *examples: str) -> str:
@@ -66,23 +69,28 @@ def _byte_length(text: str) -> int:
     return len(text.encode())
 
 
-def dns1123_subdomain_errors(value: str) -> list[str]:
-    """Why `value` is not a lowercase RFC 1123 subdomain (IsDNS1123Subdomain)."""
+def dns1123_subdomain_errors(value: str, unit: str = "characters") -> list[str]:
+    """Why `value` is not a lowercase RFC 1123 subdomain (IsDNS1123Subdomain; `unit` is the
+    word its length message uses: "bytes" for a label key's prefix)."""
     errors = []
     if _byte_length(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errors.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+        errors.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH, unit))
     if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errors.append(regex_error(_DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errors
 
 
 def dns1123_label_errors(value: str) -> list[str]:
-    """Why `value` is not a lowercase RFC 1123 label (IsDNS1123Label), as a namespace must be."""
+    """Why `value` is not a lowercase RFC 1123 label (IsDNS1123Label), as a namespace must be:
+    a valid subdomain that is not a label has dots in it, and is told so."""
     errors = []
     if _byte_length(value) > DNS1123_LABEL_MAX_LENGTH:
-        errors.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+        errors.append(max_len_error(DNS1123_LABEL_MAX_LENGTH, "characters"))
     if not _DNS1123_LABEL_RE.fullmatch(value):
-        errors.append(regex_error(_DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
+        if _DNS1123_SUBDOMAIN_RE.fullmatch(value):
+            errors.append("must not contain dots")
+        else:
+            errors.append(regex_error(_DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
     return errors
 
 
@@ -106,7 +114,7 @@ def qualified_name_errors(value: str) -> list[str]:
         if not prefix:
             errors.append(f"prefix part {EMPTY_ERROR}")
         else:
-            errors.extend(f"prefix part {e}" for e in dns1123_subdomain_errors(prefix))
+            errors.extend(f"prefix part {e}" for e in dns1123_subdomain_errors(prefix, "bytes"))
     name = parts[-1]
     if not name:
         errors.append(f"name part {EMPTY_ERROR}")

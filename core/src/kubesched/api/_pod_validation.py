@@ -10,7 +10,7 @@ for every pod a manifest holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from kubesched.api._field_errors import (
     FieldError,
@@ -20,8 +20,18 @@ from kubesched.api._field_errors import (
     not_supported,
     required,
 )
-from kubesched.api._meta_validation import label_name_errors, name_problems, selector_errors
-from kubesched.api._names import dns1123_label_errors
+from kubesched.api._label_keys_validation import (
+    legacy_spread_key_errors,
+    match_mismatch_errors,
+    merged_selector,
+)
+from kubesched.api._meta_validation import (
+    label_name_errors,
+    name_problems,
+    selector_errors,
+    value_problems,
+)
+from kubesched.api._names import dns1123_label_errors, dns1123_subdomain_errors
 from kubesched.api._pod import (
     Affinity,
     Container,
@@ -39,6 +49,10 @@ from kubesched.api._resources import (
     is_hugepage_resource_name,
     is_milli_resource,
 )
+from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
+
+MATCH_LABEL_KEYS_IN_SPREAD = "MatchLabelKeysInPodTopologySpread"
+SPREAD_SELECTOR_MERGE = "MatchLabelKeysInPodTopologySpreadSelectorMerge"
 
 INT32 = range(-(2**31), 2**31)
 """What an int32 field holds."""
@@ -49,6 +63,7 @@ PREEMPTION_POLICIES = ("Never", "PreemptLowerPriority")
 PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")
 _NODE_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 _NODE_FIELD_KEYS = ("metadata.name",)
+_HOST_NETWORK_PORT = "must match `containerPort` when `hostNetwork` is true"
 _BAD_PORT = "must be between 1 and 65535, inclusive"
 
 
@@ -59,9 +74,11 @@ def _is_integer(text: str) -> bool:
 
 
 def node_requirement_errors(
-    path: str, requirement: NodeSelectorRequirement
+    path: str, requirement: NodeSelectorRequirement, check_values: bool = True
 ) -> Iterator[FieldError]:
-    """ValidateNodeSelectorRequirement, and the integer Gt/Lt needs to select anything."""
+    """ValidateNodeSelectorRequirement, and the integer Gt/Lt needs to select anything; each
+    value must be a label value unless `check_values` is false (preferred terms, which
+    upstream lets through)."""
     operator, values = requirement.operator, requirement.values
     if operator in ("In", "NotIn"):
         if not values:
@@ -86,10 +103,14 @@ def node_requirement_errors(
     else:
         yield invalid(f"{path}.operator", operator, "not a valid selector operator")
     yield from label_name_errors(f"{path}.key", requirement.key)
+    if check_values:
+        for i, value in enumerate(values):
+            for problem in value_problems(value):
+                yield invalid(f"{path}.values[{i}]", value, problem)
 
 
 def _node_field_errors(path: str, requirement: NodeSelectorRequirement) -> Iterator[FieldError]:
-    """validateNodeFieldSelectorRequirements: `metadata.name` In or NotIn one name."""
+    """ValidateNodeFieldSelectorRequirement: `metadata.name` In or NotIn one node name."""
     if requirement.operator in ("In", "NotIn"):
         if len(requirement.values) != 1:
             yield required(
@@ -99,13 +120,21 @@ def _node_field_errors(path: str, requirement: NodeSelectorRequirement) -> Itera
     else:
         yield invalid(f"{path}.operator", requirement.operator, "not a valid selector operator")
     if requirement.key not in _NODE_FIELD_KEYS:
-        yield not_supported(f"{path}.key", requirement.key, _NODE_FIELD_KEYS)
+        yield invalid(f"{path}.key", requirement.key, "not a valid field selector key")
+        return
+    for i, value in enumerate(requirement.values):
+        for problem in dns1123_subdomain_errors(value):
+            yield invalid(f"{path}.values[{i}]", value, problem)
 
 
-def node_term_errors(path: str, term: NodeSelectorTerm) -> Iterator[FieldError]:
+def node_term_errors(
+    path: str, term: NodeSelectorTerm, check_values: bool = True
+) -> Iterator[FieldError]:
     """ValidateNodeSelectorTerm."""
     for i, requirement in enumerate(term.match_expressions):
-        yield from node_requirement_errors(f"{path}.matchExpressions[{i}]", requirement)
+        yield from node_requirement_errors(
+            f"{path}.matchExpressions[{i}]", requirement, check_values
+        )
     for i, requirement in enumerate(term.match_fields):
         yield from _node_field_errors(f"{path}.matchFields[{i}]", requirement)
 
@@ -122,6 +151,9 @@ def _pod_term_errors(path: str, term: PodAffinityTerm) -> Iterator[FieldError]:
     for name in term.namespaces:
         for problem in dns1123_label_errors(name):
             yield invalid(f"{path}.namespace", name, problem)
+    yield from match_mismatch_errors(
+        path, term.match_label_keys, term.mismatch_label_keys, term.label_selector
+    )
     if not term.topology_key:
         yield required(f"{path}.topologyKey", "can not be empty")
     yield from label_name_errors(f"{path}.topologyKey", term.topology_key)
@@ -159,15 +191,39 @@ def affinity_errors(affinity: Affinity | None) -> Iterator[FieldError]:
         where = f"{path}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution"
         for i, preferred in enumerate(node.preferred_during_scheduling_ignored_during_execution):
             yield from _weight(f"{where}[{i}].weight", preferred.weight)
-            yield from node_term_errors(f"{where}[{i}].preference", preferred.preference)
+            yield from node_term_errors(f"{where}[{i}].preference", preferred.preference, False)
     if affinity.pod_affinity is not None:
         yield from _pod_affinity_errors(f"{path}.podAffinity", affinity.pod_affinity)
     if affinity.pod_anti_affinity is not None:
         yield from _pod_affinity_errors(f"{path}.podAntiAffinity", affinity.pod_anti_affinity)
 
 
-def spread_errors(constraints: Sequence[TopologySpreadConstraint]) -> Iterator[FieldError]:
-    """validateTopologySpreadConstraints."""
+def _spread_key_errors(
+    path: str,
+    constraint: TopologySpreadConstraint,
+    labels: Mapping[str, str],
+    gates: FeatureGates,
+) -> Iterator[FieldError]:
+    """A constraint's matchLabelKeys, by the rule the feature gates pick (see
+    `kubesched.api._label_keys_validation`)."""
+    keys = constraint.match_label_keys
+    if not keys or not gates.enabled(MATCH_LABEL_KEYS_IN_SPREAD):
+        return
+    if gates.enabled(SPREAD_SELECTOR_MERGE):
+        selector = merged_selector(constraint.label_selector, keys, labels)
+        yield from match_mismatch_errors(path, keys, (), selector)
+    else:
+        yield from legacy_spread_key_errors(
+            f"{path}.matchLabelKeys", keys, constraint.label_selector
+        )
+
+
+def spread_errors(
+    constraints: Sequence[TopologySpreadConstraint],
+    labels: Mapping[str, str],
+    gates: FeatureGates = DEFAULT_FEATURE_GATES,
+) -> Iterator[FieldError]:
+    """validateTopologySpreadConstraints, for a pod with these labels."""
     for i, constraint in enumerate(constraints):
         path = f"spec.topologySpreadConstraints[{i}]"
         if constraint.max_skew <= 0:
@@ -197,8 +253,7 @@ def spread_errors(constraints: Sequence[TopologySpreadConstraint]) -> Iterator[F
         ):
             if policy is not None and policy not in INCLUSION_POLICIES:
                 yield not_supported(f"{path}.{name}", policy, INCLUSION_POLICIES)
-        for j, key in enumerate(constraint.match_label_keys):
-            yield from label_name_errors(f"{path}.matchLabelKeys[{j}]", key)
+        yield from _spread_key_errors(path, constraint, labels, gates)
         yield from selector_errors(f"{path}.labelSelector", constraint.label_selector)
 
 
@@ -221,6 +276,33 @@ def _port_errors(path: str, ports: Sequence[ContainerPort]) -> Iterator[FieldErr
             yield required(f"{where}.protocol")
         elif port.protocol not in PORT_PROTOCOLS:
             yield not_supported(f"{where}.protocol", port.protocol, PORT_PROTOCOLS)
+
+
+def host_port_conflicts(path: str, containers: Sequence[Container]) -> Iterator[FieldError]:
+    """AccumulateUniqueHostPorts: one hostPort per protocol and host IP across `containers`,
+    the first repeat named at its `hostPort` as `PROTOCOL/HOSTIP/PORT`."""
+    seen: set[str] = set()
+    for i, container in enumerate(containers):
+        for j, port in enumerate(container.ports):
+            if port.host_port == 0:
+                continue
+            key = f"{port.protocol}/{port.host_ip}/{port.host_port}"
+            if key in seen:
+                yield duplicate(f"{path}[{i}].ports[{j}].hostPort", key)
+            seen.add(key)
+
+
+def _host_network_errors(spec: PodSpec) -> Iterator[FieldError]:
+    """validatePodHostNetworkDeps for a pod: on the host's network every (regular) container
+    port's hostPort is its containerPort (one left out was defaulted to it)."""
+    if not spec.host_network:
+        return
+    for i, container in enumerate(spec.containers):
+        for j, port in enumerate(container.ports):
+            if port.host_port != port.container_port:
+                yield invalid(
+                    f"spec.containers[{i}].ports[{j}].hostPort", port.host_port, _HOST_NETWORK_PORT
+                )
 
 
 def _overcommit_allowed(name: str) -> bool:
@@ -276,21 +358,28 @@ def _gate_errors(spec: PodSpec) -> Iterator[FieldError]:
         seen.add(gate.name)
 
 
-def pod_spec_errors(spec: PodSpec) -> Iterator[FieldError]:
-    """Why an API server would refuse this pod spec, for the fields the scheduler reads
-    beyond quantities, volumes and tolerations."""
-    for group, containers in (
-        ("containers", spec.containers),
-        ("initContainers", spec.init_containers),
-    ):
-        for i, container in enumerate(containers):
-            yield from _container_errors(f"spec.{group}[{i}]", container)
+def pod_spec_errors(
+    spec: PodSpec,
+    labels: Mapping[str, str] | None = None,
+    gates: FeatureGates = DEFAULT_FEATURE_GATES,
+) -> Iterator[FieldError]:
+    """Why an API server would refuse this pod spec (of a pod with these labels), for the
+    fields the scheduler reads beyond quantities, volumes and tolerations."""
+    for i, container in enumerate(spec.containers):
+        yield from _container_errors(f"spec.containers[{i}]", container)
+    yield from host_port_conflicts("spec.containers", spec.containers)
+    for i, container in enumerate(spec.init_containers):
+        yield from _container_errors(f"spec.initContainers[{i}]", container)
+        # each init container alone, since they run one at a time; upstream names the
+        # repeat as if the container were the list's first
+        yield from host_port_conflicts("spec.initContainers", [container])
+    yield from _host_network_errors(spec)
     if spec.priority is not None and spec.priority not in INT32:
         yield invalid("spec.priority", spec.priority, "must fit in a 32-bit integer")
     if spec.preemption_policy is not None and spec.preemption_policy not in PREEMPTION_POLICIES:
         yield not_supported("spec.preemptionPolicy", spec.preemption_policy, PREEMPTION_POLICIES)
     yield from affinity_errors(spec.affinity)
     if spec.topology_spread_constraints:
-        yield from spread_errors(spec.topology_spread_constraints)
+        yield from spread_errors(spec.topology_spread_constraints, labels or {}, gates)
     if spec.scheduling_gates:
         yield from _gate_errors(spec)

@@ -138,7 +138,7 @@ def pod_errors(pod: Pod, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iterato
     )
     if spec.node_selector:
         yield from label_errors("spec.nodeSelector", spec.node_selector)
-    yield from pod_spec_errors(spec)
+    yield from pod_spec_errors(spec, pod.metadata.labels, gates)
 
 
 def node_errors(node: Node) -> Iterator[FieldError]:
@@ -174,12 +174,12 @@ def priority_class_errors(priority_class: PriorityClass) -> Iterator[FieldError]
     yield from meta_errors(priority_class.metadata)
     if name.startswith(SYSTEM_PRIORITY_CLASS_PREFIX):
         known = SYSTEM_PRIORITY_CLASSES.get(name)
-        if known is None:
-            problem = f"{name!r} is not a known system priority class"
+        if known is None:  # IsKnownSystemPriorityClass's words, the name printed bare
+            problem = f"{name} is not a known system priority class"
         elif priority_class.value != known:
-            problem = f"value of {name!r} PriorityClass must be {known}"
+            problem = f"value of {name} PriorityClass must be {known}"
         elif priority_class.global_default:
-            problem = f"globalDefault must be false for {name!r} PriorityClass"
+            problem = f"globalDefault of {name} PriorityClass must be false"
         else:
             problem = ""
         if problem:

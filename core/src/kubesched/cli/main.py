@@ -23,6 +23,7 @@ from kubesched.errors import (
     ConfigError,
     InputError,
     KubeschedError,
+    PluginCrash,
     PluginDeprecationWarning,
     PluginError,
 )
@@ -174,7 +175,7 @@ def main(argv: list[str] | None = None) -> Any:
         for line in exc.errors:
             click.echo(f"error: {prefix}{line}", err=True)
         sys.exit(1)
-    except InputError as exc:
+    except (InputError, PluginCrash) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     except KubeschedError as exc:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import pluggy
 
 from kubesched.api import Pod
-from kubesched.errors import KubeschedError, PluginError
+from kubesched.errors import KubeschedError, PluginCrash, PluginError
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import hookspecs
 from kubesched.framework._binding import BindingPhase
@@ -122,7 +122,7 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            raise PluginError(
+            raise PluginCrash(
                 f"initializing {self._where(name, registry)}: {type(exc).__name__}: {exc}"
             ) from exc
         for point, names in self._profile.plugins.items():
@@ -263,7 +263,7 @@ class Framework(FilterPhase, ScorePhase, BindingPhase):
             raise
         except BaseException as exc:  # the order of the queue cannot be made up (a hang too)
             plugin = plan[0].plugin
-            raise PluginError(
+            raise PluginCrash(
                 f'QueueSort plugin "{plugin}" of profile "{self.profile_name}" failed: '
                 f"{type(exc).__name__}: {exc}"
             ) from None
