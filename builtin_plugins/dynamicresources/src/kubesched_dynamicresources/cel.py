@@ -219,22 +219,34 @@ BACKEND = _load_backend()
 """The CEL implementation in use."""
 
 
+_DOMAIN_LOOKUP = re.compile(r"""\b(attributes|capacity)\s*\[\s*(?:"([^"]*)"|'([^']*)')\s*\]""")
+
+
 @frozen
 class CompiledSelector:
-    """An expression, compiled; `error` says why it does not compile."""
+    """An expression, compiled; `error` says why it does not compile. `domains` are the
+    (map, domain) pairs the expression looks up by a literal key: upstream's maps give an
+    empty map for a domain the device has none of, so these are filled in."""
 
     expression: str
     program: Any
     error: str
+    domains: tuple[tuple[str, str], ...] = ()
 
 
 @lru_cache(maxsize=1024)
 def compile_selector(expression: str) -> CompiledSelector:
     """The expression compiled (cached: each distinct expression is compiled once)."""
     try:
-        return CompiledSelector(expression, BACKEND.compile(expression), "")
+        program = BACKEND.compile(expression)
     except Exception as err:
         return CompiledSelector(expression, None, f"compilation failed: {_first_line(err)}")
+    domains = tuple(
+        dict.fromkeys(
+            (m[1], m[2] if m[2] is not None else m[3]) for m in _DOMAIN_LOOKUP.finditer(expression)
+        )
+    )
+    return CompiledSelector(expression, program, "", domains)
 
 
 def _first_line(err: BaseException) -> str:
@@ -300,7 +312,10 @@ class SelectorEvaluator:
 
     def _evaluate(self, selector: CompiledSelector, driver: str, device: Device) -> bool | str:
         try:
-            value = BACKEND.evaluate(selector.program, device_variable(driver, device))
+            variable = device_variable(driver, device)
+            for name, domain in selector.domains:
+                variable[name].setdefault(domain, {})
+            value = BACKEND.evaluate(selector.program, variable)
         except KeyError as err:
             return f"no such key: {err.args[0] if err.args else ''}"
         except Exception as err:
