@@ -117,6 +117,15 @@ class _Constraint:
         return request in self.requests or request.split("/", 1)[0] in self.requests
 
 
+@frozen
+class Plan:
+    """What `Allocator.find` chose on a node: (claim index, request name, device, admin
+    access) in allocation order, and the alternative chosen for each request."""
+
+    taken: tuple[tuple[int, str, Candidate, bool], ...]
+    chosen: dict[tuple[int, int], str]
+
+
 @define
 class _Search:
     """The state of one node's search: devices taken so far, constraints, counters."""
@@ -143,6 +152,7 @@ class Allocator:
         slices: Sequence[ResourceSlice],
         evaluator: SelectorEvaluator,
         counters_in_use: Mapping[tuple[str, str, str, str], int] | None = None,
+        slice_cache: SliceCache | None = None,
     ) -> None:
         self.features = features
         self.claims = list(claims)
@@ -150,8 +160,24 @@ class Allocator:
         self._classes = classes
         self._evaluator = evaluator
         self._pools = _newest_pools(slices)
+        self._local: dict[str, list[tuple[int, str, str, ResourceSlice]]] = {}
+        """Node name -> its node-local slices, with their place in upstream's order."""
+        self._shared: list[tuple[int, str, str, ResourceSlice]] = []
+        """The slices not tied to one node by name, with their place."""
+        place = 0
+        for (driver, pool), pool_slices in self._pools:
+            for resource_slice in pool_slices:
+                entry = (place, driver, pool, resource_slice)
+                place += 1
+                node_name = resource_slice.spec.node_name
+                if node_name and not resource_slice.spec.per_device_node_selection:
+                    self._local.setdefault(node_name, []).append(entry)
+                else:
+                    self._shared.append(entry)
         self._counters_in_use = dict(counters_in_use or {})
+        self._slice_cache = slice_cache if slice_cache is not None else SliceCache()
         self._requests = [self._claim_requests(claim) for claim in self.claims]
+        self._meets_cache: dict[tuple[int, int], bool] = {}
         self._constraints = [self._claim_constraints(claim) for claim in self.claims]
 
     # -- setup ---------------------------------------------------------------------------
@@ -236,45 +262,35 @@ class Allocator:
     # -- per node ------------------------------------------------------------------------
 
     def candidates(self, node: Node) -> list[Candidate]:
-        """The devices the node can reach, in upstream's order."""
+        """The devices the node can reach, in upstream's order (pools by driver and name,
+        slices and devices in order)."""
         found: list[Candidate] = []
-        for (driver, pool), slices in self._pools:
-            for resource_slice in slices:
-                spec = resource_slice.spec
-                slice_local = bool(spec.node_name) and spec.node_name == node.metadata.name
-                slice_selector = spec.node_selector
-                slice_reaches = (
-                    slice_local
-                    or bool(spec.all_nodes)
-                    or (slice_selector is not None and node_matches(slice_selector, node))
-                )
-                for device in spec.devices:
-                    local, selector = slice_local, slice_selector
-                    if spec.per_device_node_selection:
-                        local = bool(device.node_name) and device.node_name == node.metadata.name
-                        selector = device.node_selector
-                        reaches = (
-                            local
-                            or bool(device.all_nodes)
-                            or (selector is not None and node_matches(selector, node))
-                        )
-                    else:
-                        reaches = slice_reaches
-                    if reaches:
-                        found.append(
-                            Candidate(
-                                DeviceID(driver, pool, device.name),
-                                device,
-                                resource_slice,
-                                local,
-                                selector if not local else None,
-                            )
-                        )
+        entries = self._local.get(node.metadata.name, [])
+        if self._shared:
+            entries = sorted([*entries, *self._shared], key=lambda e: e[0])
+        for _, driver, pool, resource_slice in entries:
+            spec = resource_slice.spec
+            if spec.per_device_node_selection:
+                found += _per_device_candidates(driver, pool, resource_slice, node)
+                continue
+            reaches = (
+                (bool(spec.node_name) and spec.node_name == node.metadata.name)
+                or bool(spec.all_nodes)
+                or (spec.node_selector is not None and node_matches(spec.node_selector, node))
+            )
+            if reaches:
+                found += self._slice_cache.candidates(driver, pool, resource_slice)
         return found
 
     def allocate(self, node: Node) -> list[AllocationResult] | None:
         """One AllocationResult per claim (in order), or None when the node cannot satisfy
         them. Raises AllocationError for a broken selector."""
+        found = self.find(node)
+        return None if found is None else self.results(node, found)
+
+    def find(self, node: Node) -> Plan | None:
+        """The devices for every claim on the node (`results` turns them into allocation
+        results), or None when the node cannot satisfy the claims."""
         candidates = self.candidates(node)
         plan = [(c, r) for c in range(len(self.claims)) for r in range(len(self._requests[c]))]
         search = _Search()
@@ -284,7 +300,7 @@ class Allocator:
         chosen: dict[tuple[int, int], str] = {}
         if not self._request(plan, 0, candidates, search, chosen):
             return None
-        return self._results(node, search, chosen)
+        return Plan(tuple(search.taken), dict(chosen))
 
     def _request(
         self,
@@ -298,10 +314,10 @@ class Allocator:
             return True
         claim_index, request_index = plan[step]
         for alternative in self._requests[claim_index][request_index]:
-            matching = [
-                c for c in candidates if self._device_fits(claim_index, alternative, c, search)
-            ]
             if alternative.all_devices:
+                matching = [
+                    c for c in candidates if self._device_fits(claim_index, alternative, c, search)
+                ]
                 every = [c for c in candidates if self._meets(claim_index, alternative, c)]
                 if not every or len(every) != len(matching):
                     continue  # All needs at least one device, and every one of them free
@@ -353,7 +369,15 @@ class Allocator:
         return False
 
     def _meets(self, claim_index: int, alternative: _Alternative, candidate: Candidate) -> bool:
-        """Whether the device is of the request's kind: class and request selectors, taints."""
+        """Whether the device is of the request's kind: class and request selectors, taints
+        (remembered for this allocator's life)."""
+        key = (id(alternative), id(candidate.device))
+        known = self._meets_cache.get(key)
+        if known is None:
+            known = self._meets_cache[key] = self._check(claim_index, alternative, candidate)
+        return known
+
+    def _check(self, claim_index: int, alternative: _Alternative, candidate: Candidate) -> bool:
         claim = self.claims[claim_index]
         owners = (
             (
@@ -460,12 +484,12 @@ class Allocator:
                         totals[key] = parse_quantity(amount.value, milli=True)
         return totals
 
-    def _results(
-        self, node: Node, search: _Search, chosen: dict[tuple[int, int], str]
-    ) -> list[AllocationResult]:
+    def results(self, node: Node, plan: Plan) -> list[AllocationResult]:
+        """The allocation result of each claim for the devices `find` chose on the node."""
+        chosen = plan.chosen
         results: list[AllocationResult] = []
         for claim_index, claim in enumerate(self.claims):
-            taken = [t for t in search.taken if t[0] == claim_index]
+            taken = [t for t in plan.taken if t[0] == claim_index]
             devices = [
                 DeviceRequestAllocationResult(
                     request=request,
@@ -501,6 +525,50 @@ class Allocator:
                 )
             )
         return results
+
+
+class SliceCache:
+    """Each slice's devices as candidates, built once per slice object (slices are
+    immutable: a changed slice is a new object) and shared by the scheduling cycles."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._entries: dict[int, tuple[ResourceSlice, list[Candidate]]] = {}
+        self._limit = limit
+
+    def candidates(self, driver: str, pool: str, resource_slice: ResourceSlice) -> list[Candidate]:
+        entry = self._entries.get(id(resource_slice))
+        if entry is None or entry[0] is not resource_slice:
+            if len(self._entries) >= self._limit:
+                self._entries.clear()
+            local = bool(resource_slice.spec.node_name)
+            selector = None if local else resource_slice.spec.node_selector
+            made = [
+                Candidate(DeviceID(driver, pool, d.name), d, resource_slice, local, selector)
+                for d in resource_slice.spec.devices
+            ]
+            entry = self._entries[id(resource_slice)] = (resource_slice, made)
+        return entry[1]
+
+
+def _per_device_candidates(
+    driver: str, pool: str, resource_slice: ResourceSlice, node: Node
+) -> list[Candidate]:
+    """The devices of a slice that says per device which nodes reach it."""
+    found = []
+    for device in resource_slice.spec.devices:
+        local = bool(device.node_name) and device.node_name == node.metadata.name
+        selector = device.node_selector
+        if local or device.all_nodes or (selector is not None and node_matches(selector, node)):
+            found.append(
+                Candidate(
+                    DeviceID(driver, pool, device.name),
+                    device,
+                    resource_slice,
+                    local,
+                    None if local else selector,
+                )
+            )
+    return found
 
 
 def _node_selector(node: Node, candidates: Sequence[Candidate]) -> NodeSelector | None:

@@ -13,6 +13,7 @@ from kubesched import hookimpl
 from kubesched.api import (
     RESOURCE_CLAIM_FINALIZER,
     AllocationResult,
+    Node,
     NodeSelector,
     Pod,
     ResourceClaim,
@@ -36,6 +37,8 @@ from kubesched_dynamicresources.allocator import (
     Allocator,
     DeviceID,
     Features,
+    Plan,
+    SliceCache,
     allocated_devices,
 )
 from kubesched_dynamicresources.args import DynamicResourcesArgs
@@ -81,7 +84,8 @@ class _State:
     allocator: Allocator | None = None
     available_on: list[NodeSelector | None] = field(factory=list)
     unavailable: set[int] = field(factory=set)
-    node_allocations: dict[str, list[AllocationResult]] = field(factory=dict)
+    node_allocations: dict[str, tuple[Node, Plan]] = field(factory=dict)
+    """Per feasible node: the devices the allocator found there (results made at Reserve)."""
     allocations: dict[int, AllocationResult] = field(factory=dict)
     """Set by Reserve: the allocation of each claim the scheduler allocates, by index."""
 
@@ -107,6 +111,7 @@ class DynamicResources:
         self.args = args if args is not None else DynamicResourcesArgs()
         self._handle = handle
         self._evaluator = SelectorEvaluator()
+        self._slices = SliceCache()
         self._in_flight: dict[str, ResourceClaim] = {}
         """Claims allocated at Reserve and not written yet: uid -> the claim with it."""
         gates = handle.feature_gates if handle is not None else None
@@ -244,6 +249,7 @@ class DynamicResources:
                     classes,
                     reader.resource_slices(),
                     self._evaluator,
+                    slice_cache=self._slices,
                 )
             except AllocationError as err:
                 return Status.error(str(err))
@@ -287,19 +293,19 @@ class DynamicResources:
             for i, selector in enumerate(data.available_on)
             if selector is not None and not node_matches(selector, node)
         ]
-        allocations: list[AllocationResult] | None = None
+        plan: Plan | None = None
         if data.allocator is not None:
             try:
-                allocations = data.allocator.allocate(node)
+                plan = data.allocator.find(node)
             except AllocationError as err:
                 return Status.error(str(err))
-            if allocations is None or len(allocations) != len(data.allocator.claims):
+            if plan is None:
                 return _unschedulable(REASON_CANNOT_ALLOCATE)
         if unavailable:
             data.unavailable.update(unavailable)
             return _unschedulable(REASON_NOT_AVAILABLE)
-        if allocations is not None:
-            data.node_allocations[node_info.name] = allocations
+        if plan is not None:
+            data.node_allocations[node_info.name] = (node, plan)
         return None
 
     # -- PostFilter ----------------------------------------------------------------------
@@ -344,9 +350,10 @@ class DynamicResources:
             return Status.error(err)
         if not data.claims or data.allocator is None:
             return None
-        allocations = data.node_allocations.get(node_name)
-        if allocations is None:
+        found = data.node_allocations.get(node_name)
+        if found is None:
             return Status.error("claim allocation not found for node")
+        allocations = data.allocator.results(*found)
         pending = [i for i, c in enumerate(data.claims) if c.status.allocation is None]
         if len(allocations) != len(pending):
             return Status.error(
