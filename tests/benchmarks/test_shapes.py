@@ -90,3 +90,14 @@ def test_replay_quick_runs_and_reports_rates() -> None:
     assert report["bound"] > 150
     assert report["events"] > report["bound"]
     assert report["events_per_second"] > 0 and report["simulated_seconds"] == 3600.0
+
+
+def test_every_claim_template_pod_gets_its_own_device() -> None:
+    import dynamic_resources
+
+    workload = dynamic_resources.Workload(
+        "t", dra_nodes=3, devices_per_node=2, init_pods=2, measured_pods=5
+    )
+    result = dynamic_resources.run(workload)
+    assert result["scheduled"] == 4  # six devices in all, two taken by the init pods
+    assert result["pods_per_second"] > 0
