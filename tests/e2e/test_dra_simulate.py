@@ -14,7 +14,7 @@ import pytest
 from kubesched.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = str(ROOT / "examples" / "dra")
+EXAMPLE = str(ROOT / "examples" / "dra" / "cluster.yaml")
 SCHEMA = json.loads(
     (ROOT / "docs" / "reference" / "schemas" / "simulation-result.schema.json").read_text()
 )
@@ -164,3 +164,20 @@ def test_a_malformed_selector_or_a_missing_class_fails_only_those_pods(
     classless = results["ml/classless"]
     assert classless["status"] == "Unschedulable"
     assert "request gpu: device class missing.example.com does not exist" in classless["message"]
+
+
+def test_the_openb_gpu_model_with_partitionable_devices(capsys: pytest.CaptureFixture[str]) -> None:
+    model = str(ROOT / "examples" / "dra" / "openb" / "cluster.yaml")
+    gate = ("--feature-gates", "DRAPartitionableDevices=true")
+    document = run_json(capsys, "simulate", model, *gate)
+    got = {r["pod"]: (r["node"], r.get("devices")) for r in document["results"]}
+    driver = "gpu.openb.example.com"
+    assert got["openb/train-2gpu"] == (
+        "openb-node-0",
+        {"openb/train-2gpu": [f"{driver}/openb-node-0/gpu-0", f"{driver}/openb-node-0/gpu-1"]},
+    )
+    assert got["openb/infer-half"][1] == {
+        "openb/infer-half": [f"{driver}/openb-node-1/gpu-0-half-a"]
+    }
+    # The T4's counters are used up by the half and the two quarters: no whole T4 is left.
+    assert got["openb/train-t4"] == (None, None)

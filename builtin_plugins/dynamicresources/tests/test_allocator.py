@@ -366,6 +366,11 @@ def test_partitionable_devices_share_counters_with_the_gate_on() -> None:
     ]
     assert allocate([claim("c", exact(count=3))], [shared], features=on) is None
     assert allocate([claim("c", exact(count=3))], [shared]) is not None  # gate off: ignored
+    # A partition another claim holds uses its counters up too.
+    taken = allocated(claim("other"), "node-1", "half-a")
+    assert allocate([claim("c")], [shared], features=on, allocated_claims=[taken]) == [
+        {"req-0": ["half-b"]}
+    ]
 
 
 @settings(max_examples=60, deadline=None)

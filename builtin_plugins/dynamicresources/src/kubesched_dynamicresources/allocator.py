@@ -175,6 +175,8 @@ class Allocator:
                 else:
                     self._shared.append(entry)
         self._counters_in_use = dict(counters_in_use or {})
+        if features.partitionable_devices and counters_in_use is None:
+            self._counters_in_use = self._counters_of_allocated()
         self._slice_cache = slice_cache if slice_cache is not None else SliceCache()
         self._requests = [self._claim_requests(claim) for claim in self.claims]
         self._meets_cache: dict[tuple[int, int], bool] = {}
@@ -457,6 +459,21 @@ class Allocator:
         if self.features.partitionable_devices:
             for key, amount in _consumption(candidate):
                 search.counters_used[key] -= amount
+
+    def _counters_of_allocated(self) -> dict[tuple[str, str, str, str], int]:
+        """What the devices already allocated consume of their pools' shared counters."""
+        used: dict[tuple[str, str, str, str], int] = {}
+        for (driver, pool), pool_slices in self._pools:
+            for resource_slice in pool_slices:
+                for device in resource_slice.spec.devices:
+                    if DeviceID(driver, pool, device.name) not in self._allocated:
+                        continue
+                    candidate = Candidate(
+                        DeviceID(driver, pool, device.name), device, resource_slice, False, None
+                    )
+                    for key, amount in _consumption(candidate):
+                        used[key] = used.get(key, 0) + amount
+        return used
 
     def _counters_fit(self, candidate: Candidate, search: _Search) -> bool:
         consumption = list(_consumption(candidate))
