@@ -47,6 +47,7 @@ def test_gpus_go_where_the_claims_can_be_allocated(capsys: pytest.CaptureFixture
         "ml/second-big-model": None,
         "ml/third-big-model": None,
     }
+    assert "devices" in results["ml/big-model"]
     (devices,) = results["ml/big-model"]["devices"].values()
     assert devices == ["gpu.example.com/gpu-a100/gpu-0"]
     (devices,) = results["ml/pair"]["devices"].values()
