@@ -54,12 +54,15 @@ def measure(
     measured_pods: Callable[[], Iterable[Pod]],
     *,
     profile: bool = False,
+    resources: Sequence[Any] = (),
 ) -> dict[str, Any]:
     """Schedule `init_pods` on `nodes` with the default profile, then time scheduling the
     measured pods. pods/s divide the pods actually scheduled by wall time, pods/CPU-s by
-    the process's CPU time (steadier on a shared machine)."""
+    the process's CPU time (steadier on a shared machine). `resources` are the
+    resource.k8s.io objects (DeviceClasses, templates, ResourceSlices) the cluster starts
+    with."""
     registry = default_registry()
-    cluster = InMemoryCluster(nodes=nodes, pods=init_pods)
+    cluster = InMemoryCluster(nodes=nodes, pods=init_pods, resources=resources)
     simulation = build_simulation(default_config(registry), registry, cluster)
     simulation.run()
     measured = list(measured_pods())

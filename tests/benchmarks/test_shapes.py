@@ -134,3 +134,14 @@ def test_daemonset_pods_land_on_their_own_node() -> None:
     build_simulation(default_config(registry), registry, cluster).run()
     placed = {p.metadata.name: p.spec.node_name for p in cluster.pods()}
     assert placed == {f"daemon-{i}": f"scheduler-perf-{i % 3}" for i in range(6)}
+
+
+def test_every_claim_template_pod_gets_its_own_device() -> None:
+    import dynamic_resources
+
+    workload = dynamic_resources.Workload(
+        "t", dra_nodes=3, devices_per_node=2, init_pods=2, measured_pods=5
+    )
+    result = dynamic_resources.run(workload)
+    assert result["scheduled"] == 4  # six devices in all, two taken by the init pods
+    assert result["pods_per_second"] > 0

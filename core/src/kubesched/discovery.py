@@ -56,6 +56,7 @@ IN_TREE_PLUGINS: Mapping[str, str] = {
         "NodeResourcesBalancedAllocation",
         "ImageLocality",
         "InterPodAffinity",
+        "DynamicResources",
     )
 }
 """In-tree plugin name -> the distribution that ships it."""

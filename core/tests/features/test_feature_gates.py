@@ -149,7 +149,14 @@ def test_the_table_holds_v1_35_facts() -> None:
 
 
 def test_the_gates_kubesched_honours_are_known() -> None:
-    assert set(BEHAVIOUR) == {"PodLevelResources", "TaintTolerationComparisonOperators"}
+    assert set(BEHAVIOUR) == {
+        "PodLevelResources",
+        "TaintTolerationComparisonOperators",
+        "DRAAdminAccess",
+        "DRAPrioritizedList",
+        "DRADeviceTaints",
+        "DRAPartitionableDevices",
+    }
     assert set(BEHAVIOUR) <= set(KNOWN_FEATURES)
 
 

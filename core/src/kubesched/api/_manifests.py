@@ -4,8 +4,10 @@
 multi-document YAML, JSON, and `kind: List` (or NodeList, PodList...) wrappers.
 It keeps Nodes, Pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
 storage kinds the volume plugins read (PersistentVolume, PersistentVolumeClaim,
-StorageClass, CSINode, VolumeAttachment) and the workloads PodTopologySpread's default
-constraints read (Service, ReplicationController, ReplicaSet, StatefulSet); any
+StorageClass, CSINode, VolumeAttachment), the workloads PodTopologySpread's default
+constraints read (Service, ReplicationController, ReplicaSet, StatefulSet) and the
+`resource.k8s.io/v1` kinds DynamicResources reads (DeviceClass, ResourceClaim,
+ResourceClaimTemplate, ResourceSlice); any
 other kind is skipped, with one warning per kind that counts its objects. Namespaced
 objects without a namespace go to `default`, objects without a uid get a stable one.
 Documents are counted from 0 within each file. Any problem raises one `InputError` naming
@@ -31,6 +33,13 @@ from kubesched.api._namespace import Namespace
 from kubesched.api._node import Node
 from kubesched.api._pod import Pod
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
+from kubesched.api._resource import (
+    DeviceClass,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
+    default_resource_object,
+)
 from kubesched.api._storage import (
     CSINode,
     PersistentVolume,
@@ -65,6 +74,10 @@ ManifestObject = (
     | ReplicationController
     | ReplicaSet
     | StatefulSet
+    | DeviceClass
+    | ResourceClaim
+    | ResourceClaimTemplate
+    | ResourceSlice
 )
 """The kinds a manifest may hold that kubesched reads."""
 _KINDS: dict[str, type[ManifestObject]] = {
@@ -82,10 +95,15 @@ _KINDS: dict[str, type[ManifestObject]] = {
     "ReplicationController": ReplicationController,
     "ReplicaSet": ReplicaSet,
     "StatefulSet": StatefulSet,
+    "DeviceClass": DeviceClass,
+    "ResourceClaim": ResourceClaim,
+    "ResourceClaimTemplate": ResourceClaimTemplate,
+    "ResourceSlice": ResourceSlice,
 }
 _READS = "kubesched reads only " + ", ".join(_KINDS)
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim"}
 _NAMESPACED |= {"Service", "ReplicationController", "ReplicaSet", "StatefulSet"}
+_NAMESPACED |= {"ResourceClaim", "ResourceClaimTemplate"}
 _DEFAULT_NAMESPACE = "default"
 FINISHED_PHASES = frozenset({"Succeeded", "Failed"})
 """Pods in these phases are done: upstream's pod informer leaves them out."""
@@ -114,6 +132,10 @@ class ClusterObjects:
     replication_controllers: list[ReplicationController] = field(factory=list)
     replica_sets: list[ReplicaSet] = field(factory=list)
     stateful_sets: list[StatefulSet] = field(factory=list)
+    device_classes: list[DeviceClass] = field(factory=list)
+    resource_claims: list[ResourceClaim] = field(factory=list)
+    resource_claim_templates: list[ResourceClaimTemplate] = field(factory=list)
+    resource_slices: list[ResourceSlice] = field(factory=list)
     warnings: list[str] = field(factory=list)
     """One line per kind skipped (how many objects, and where the first was), and per
     other thing not read."""
@@ -208,6 +230,8 @@ def _structure(
         obj = default_pod(obj)
     elif isinstance(obj, Node):
         obj = default_node(obj)
+    else:
+        obj = default_resource_object(obj)
     problem = next(object_errors(obj, gates), None)
     if problem is not None:
         raise place.error(problem.body, obj=label, field=problem.path)
@@ -346,5 +370,9 @@ def _load(
         replication_controllers=found["ReplicationController"],
         replica_sets=found["ReplicaSet"],
         stateful_sets=found["StatefulSet"],
+        device_classes=found["DeviceClass"],
+        resource_claims=found["ResourceClaim"],
+        resource_claim_templates=found["ResourceClaimTemplate"],
+        resource_slices=found["ResourceSlice"],
         warnings=warnings,
     )

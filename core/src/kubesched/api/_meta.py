@@ -30,6 +30,7 @@ class ObjectMeta:
     creation_timestamp: Time | None = field(default=None, converter=as_time)
     deletion_timestamp: Time | None = field(default=None, converter=as_time)
     owner_references: list[OwnerReference] = field(factory=list)
+    finalizers: list[str] = field(factory=list)
 
 
 @frozen

@@ -5,6 +5,7 @@ from __future__ import annotations
 from attrs import field, frozen
 
 from kubesched.api._meta import LabelSelector, ObjectMeta
+from kubesched.api._pod_claims import PodResourceClaim, PodResourceClaimStatus
 from kubesched.api._resources import ResourceList
 from kubesched.api._time import Time, as_time
 from kubesched.api._volumes import Volume
@@ -183,6 +184,8 @@ class PodSpec:
     host_network: bool = False
     """The pod uses the node's network: the API server defaults every container port's
     `hostPort` to its `containerPort`."""
+    resource_claims: list[PodResourceClaim] = field(factory=list)
+    """Dynamic resource claims (DRA): each names a ResourceClaim or a template."""
 
 
 @frozen
@@ -204,6 +207,8 @@ class PodStatus:
     conditions: list[PodCondition] = field(factory=list)
     nominated_node_name: str = ""
     start_time: Time | None = field(default=None, converter=as_time)
+    resource_claim_statuses: list[PodResourceClaimStatus] = field(factory=list)
+    """The claims generated from the pod's templates (the resource-claim controller's)."""
 
 
 @frozen

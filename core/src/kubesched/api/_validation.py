@@ -34,6 +34,20 @@ from kubesched.api._pod import Pod
 from kubesched.api._pod_validation import INT32, PREEMPTION_POLICIES, pod_spec_errors
 from kubesched.api._policy import PodDisruptionBudget, PriorityClass
 from kubesched.api._quantity import format_quantity
+from kubesched.api._resource import (
+    RESOURCE_API_VERSION,
+    DeviceClass,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
+)
+from kubesched.api._resource_validation import (
+    device_class_errors,
+    pod_resource_claim_errors,
+    resource_claim_errors,
+    resource_claim_template_errors,
+    resource_slice_errors,
+)
 from kubesched.api._resources import ResourceList, is_milli_resource
 from kubesched.api._storage import CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 from kubesched.api._storage_validation import (
@@ -66,6 +80,10 @@ API_VERSIONS: Mapping[str, tuple[str, ...]] = {
     "ReplicationController": ("v1",),
     "ReplicaSet": ("apps/v1",),
     "StatefulSet": ("apps/v1",),
+    "DeviceClass": (RESOURCE_API_VERSION,),
+    "ResourceClaim": (RESOURCE_API_VERSION,),
+    "ResourceClaimTemplate": (RESOURCE_API_VERSION,),
+    "ResourceSlice": (RESOURCE_API_VERSION,),
 }
 """The apiVersions a kind is served at."""
 MAX_QUANTITY = 2**63 - 1
@@ -246,6 +264,15 @@ def object_errors(obj: Any, gates: FeatureGates = DEFAULT_FEATURE_GATES) -> Iter
     reads)."""
     if isinstance(obj, Pod):
         yield from pod_errors(obj, gates)
+        yield from pod_resource_claim_errors(obj.spec.resource_claims)
+    elif isinstance(obj, DeviceClass):
+        yield from device_class_errors(obj)
+    elif isinstance(obj, ResourceClaim):
+        yield from resource_claim_errors(obj)
+    elif isinstance(obj, ResourceClaimTemplate):
+        yield from resource_claim_template_errors(obj)
+    elif isinstance(obj, ResourceSlice):
+        yield from resource_slice_errors(obj)
     elif isinstance(obj, Node):
         yield from node_errors(obj)
     elif isinstance(obj, PodDisruptionBudget):

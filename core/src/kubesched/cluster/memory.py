@@ -1,7 +1,8 @@
 """The in-memory cluster: the embedded backend `simulate` and the tests run against.
 
 It holds nodes, pods, PodDisruptionBudgets, PriorityClasses, Namespaces, the
-storage objects (`InMemoryStorage`) and the workloads that select pods
+storage objects (`InMemoryStorage`), the dynamic-resource objects and the
+resource-claim controller (`InMemoryResources`) and the workloads that select pods
 (Services, ReplicationControllers, ReplicaSets, StatefulSets; read-only), plays the API
 server's part (priority admission, binding, deletion, status patches) and
 records every change as a plain (old, new) pair, as a watch would deliver it:
@@ -39,6 +40,7 @@ from kubesched.cluster.admission import (
     admit_scheduling_gates,
     priority_classes_by_name,
 )
+from kubesched.cluster.resources import InMemoryResources, ResourceObject
 from kubesched.cluster.storage import InMemoryStorage
 from kubesched.errors import InputError, KubeschedError
 
@@ -51,7 +53,7 @@ Change = tuple[Any, Any]
 """An object before and after a change: (None, new) added, (old, None) deleted."""
 
 
-class InMemoryCluster(InMemoryStorage):
+class InMemoryCluster(InMemoryStorage, InMemoryResources):
     """Nodes and pods in memory; implements the scheduler's `ClusterClient`."""
 
     def __init__(
@@ -68,6 +70,7 @@ class InMemoryCluster(InMemoryStorage):
         volume_attachments: Iterable[VolumeAttachment] = (),
         namespaces: Iterable[Namespace] = (),
         workloads: Iterable[Workload] = (),
+        resources: Iterable[ResourceObject] = (),
     ) -> None:
         self._priority_classes = priority_classes_by_name(priority_classes)
         self._pdbs = list(pod_disruption_budgets)
@@ -90,6 +93,7 @@ class InMemoryCluster(InMemoryStorage):
             csi_nodes,
             volume_attachments,
         )
+        self._init_resources(resources)
         for node in nodes:
             self.add_node(node)
         for pod in pods:
@@ -110,6 +114,12 @@ class InMemoryCluster(InMemoryStorage):
             volume_attachments=objects.volume_attachments,
             namespaces=objects.namespaces,
             workloads=objects.workloads,
+            resources=[
+                *objects.device_classes,
+                *objects.resource_claim_templates,
+                *objects.resource_claims,
+                *objects.resource_slices,
+            ],
         )
 
     # -- reading -------------------------------------------------------------------------
@@ -179,6 +189,8 @@ class InMemoryCluster(InMemoryStorage):
         if pod.uid in self._pods:
             raise InputError(f"pod uid {pod.uid} is already used", obj=f"Pod {pod.key}")
         pod = admit_scheduling_gates(admit_priority(pod, self._priority_classes))
+        if pod.spec.resource_claims:
+            pod = self._claims_for_new_pod(pod)
         self._pods[pod.uid] = pod
         self._emit(None, pod)
         return pod
@@ -205,6 +217,8 @@ class InMemoryCluster(InMemoryStorage):
         live = self._require_pod(pod)
         del self._pods[pod.uid]
         self._emit(live, None)
+        if live.spec.resource_claims:
+            self._release_claims_of(live)
 
     def update_pod_status(
         self,

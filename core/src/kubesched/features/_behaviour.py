@@ -14,6 +14,14 @@ BEHAVIOUR: Mapping[str, str] = MappingProxyType(
         "(filter, score, preemption, node summary); off: ignored",
         TAINT_TOLERATION_COMPARISON_OPERATORS: "tolerations may use the Gt and Lt operators "
         "(numeric taint values); off: manifests using them are refused",
+        "DRAAdminAccess": "DynamicResources: adminAccess requests may take allocated devices; "
+        "off: ignored",
+        "DRAPrioritizedList": "DynamicResources: firstAvailable subrequests; off: a claim "
+        "using them is unschedulable",
+        "DRADeviceTaints": "DynamicResources: untolerated NoSchedule/NoExecute device taints "
+        "keep devices from claims; off: taints ignored",
+        "DRAPartitionableDevices": "DynamicResources: devices' consumesCounters are limited "
+        "by their pool's sharedCounters; off: ignored",
     }
 )
 """Gate name -> what it changes in kubesched; every other gate is accepted with no effect."""

@@ -30,6 +30,9 @@ class EventResource(str, enum.Enum):
     STORAGE_CLASS = "StorageClass"
     CSI_NODE = "CSINode"
     VOLUME_ATTACHMENT = "VolumeAttachment"
+    RESOURCE_CLAIM = "ResourceClaim"
+    RESOURCE_SLICE = "ResourceSlice"
+    DEVICE_CLASS = "DeviceClass"
     WILDCARD = "*"
 
 

@@ -15,10 +15,13 @@ from typing import Any
 
 from kubesched.api import (
     CSINode,
+    DeviceClass,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
     Pod,
+    ResourceClaim,
+    ResourceSlice,
     StorageClass,
     VolumeAttachment,
 )
@@ -48,6 +51,9 @@ _STORAGE_RESOURCES: dict[type, EventResource] = {
     StorageClass: EventResource.STORAGE_CLASS,
     CSINode: EventResource.CSI_NODE,
     VolumeAttachment: EventResource.VOLUME_ATTACHMENT,
+    ResourceClaim: EventResource.RESOURCE_CLAIM,
+    ResourceSlice: EventResource.RESOURCE_SLICE,
+    DeviceClass: EventResource.DEVICE_CLASS,
 }
 """The storage kinds whose changes are cluster events for the volume plugins."""
 

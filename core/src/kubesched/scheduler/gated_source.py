@@ -46,6 +46,10 @@ class _WithoutPodLevelResources:
     def __init__(self, cluster: ClusterSource) -> None:
         self.inner = cluster
 
+    def __getattr__(self, name: str) -> Any:
+        """Readers this view does not name (the resource.k8s.io listers) pass through."""
+        return getattr(self.inner, name)
+
     def nodes(self) -> Sequence[Node]:
         return self.inner.nodes()
 

@@ -63,6 +63,9 @@ class PodOutcome:
     weighed (DefaultPreemption: candidates, victims, PDB violations, the deciding criterion)."""
     volumes: dict[str, str] = field(factory=dict)
     """For a bound pod: each of its claims (`namespace/name`) -> the volume bound to it."""
+    devices: dict[str, list[str]] = field(factory=dict)
+    """For a bound pod: each of its ResourceClaims (`namespace/name`) -> the devices
+    allocated to it (`driver/pool/device`)."""
 
     def left_node(self, preemptor: str | None) -> None:
         """The pod, bound in this run, is gone: evicted by `preemptor`, or deleted."""
@@ -87,4 +90,26 @@ def claimed_volumes(client: ClusterClient, pod: Pod) -> dict[str, str]:
             continue
         claim = client.get_persistent_volume_claim(namespace, name)
         found[f"{namespace}/{name}"] = claim.spec.volume_name if claim is not None else ""
+    return found
+
+
+def claimed_devices(client: ClusterClient, pod: Pod) -> dict[str, list[str]]:
+    """The pod's ResourceClaims (`namespace/name`) and the devices allocated to each now
+    (`driver/pool/device`); empty when the cluster serves no resource claims."""
+    get_claim = getattr(client, "get_resource_claim", None)
+    if get_claim is None or not pod.spec.resource_claims:
+        return {}
+    namespace = pod.metadata.namespace
+    generated = {s.name: s.resource_claim_name for s in pod.status.resource_claim_statuses}
+    found: dict[str, list[str]] = {}
+    for entry in pod.spec.resource_claims:
+        name = entry.resource_claim_name or generated.get(entry.name)
+        if name is None:
+            continue
+        claim = get_claim(namespace, name)
+        allocation = claim.status.allocation if claim is not None else None
+        found[f"{namespace}/{name}"] = [
+            f"{r.driver}/{r.pool}/{r.device}"
+            for r in (allocation.devices.results if allocation is not None else [])
+        ]
     return found

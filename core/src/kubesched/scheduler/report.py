@@ -63,6 +63,8 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
         "stoppedTrying": outcome.stopped,
         "volumes": dict(outcome.volumes),
     }
+    if outcome.devices:
+        doc["devices"] = {claim: list(names) for claim, names in outcome.devices.items()}
     if explain:
         doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}
         doc["preemption"] = None if outcome.preemption is None else dict(outcome.preemption)

@@ -42,6 +42,7 @@ from kubesched.scheduler.outcome import (
     SKIPPED,
     UNSCHEDULABLE,
     PodOutcome,
+    claimed_devices,
     claimed_volumes,
 )
 from kubesched.scheduler.queue import SchedulingQueue
@@ -291,6 +292,7 @@ class ScheduleOne:
         outcome = self.outcomes[b.assumed.uid]
         outcome.status, outcome.node, outcome.message = SCHEDULED, b.host, ""
         outcome.volumes = claimed_volumes(self.cluster, b.assumed)
+        outcome.devices = claimed_devices(self.cluster, b.assumed)
 
     def _bind(self, b: _Binding) -> Status | None:
         """An interested binding extender or else the Bind plugins, then a check that the

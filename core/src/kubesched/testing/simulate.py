@@ -29,6 +29,7 @@ from kubesched.api import (
     Workload,
 )
 from kubesched.cluster.memory import InMemoryCluster
+from kubesched.cluster.resources import ResourceObject
 from kubesched.config import (
     API_VERSION,
     KIND,
@@ -132,6 +133,7 @@ def simulate(
     volume_attachments: Iterable[VolumeAttachment] = (),
     namespaces: Iterable[Namespace] = (),
     workloads: Iterable[Workload] = (),
+    resources: Iterable[ResourceObject] = (),
     plugins: Mapping[str, PluginFactory] | None = None,
     seed: int = 0,
     explain: bool = False,
@@ -147,7 +149,8 @@ def simulate(
     storage objects are what the volume plugins read, Namespaces' labels are
     what pod affinity's namespaceSelector matches, and `workloads` (Services,
     ReplicationControllers, ReplicaSets, StatefulSets) give PodTopologySpread's
-    default constraints their selector.
+    default constraints their selector; `resources` are the resource.k8s.io objects
+    (DeviceClasses, ResourceClaims, templates, ResourceSlices) DynamicResources reads.
 
     `plugins` (name -> factory) are registered in code next to the installed
     ones, so a profile can enable them; a name an installed plugin already
@@ -172,6 +175,7 @@ def simulate(
         volume_attachments=volume_attachments,
         namespaces=namespaces,
         workloads=workloads,
+        resources=resources,
     )
     cfg, profiles = _configuration(config, registry)
     simulation = build_simulation(
