@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import kubesched.api._json_list as json_list
 import kubesched.api._list_items as list_items
 import kubesched.api._text as text_module
 from kubesched.api._list_items import LazyItems, list_document
@@ -205,3 +206,54 @@ def test_json_without_repeated_keys_is_read_by_msgspec(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(text_module.json, "loads", refuse)
     assert text_module.parse_json('{"items": [{"a": 1}]}') == {"items": [{"a": 1}]}
+
+
+def _json_list(items: list[str], own: str = '"apiVersion": "v1", "kind": "List", ') -> str:
+    return "{" + own + '"items": [' + ", ".join(items) + "]}"
+
+
+def _json_read(text: str) -> Any:
+    try:
+        read = documents("dump.json", text)
+        return [(i, {**d, "items": d["items"] and list(d["items"])}) for i, d in read]
+    except InputError as exc:
+        return str(exc)
+
+
+def _json_exact(text: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    with monkeypatch.context() as patch:
+        patch.setattr(json_list, "msgspec", None)
+        try:
+            return list(documents("dump.json", text))
+        except InputError as exc:
+            return str(exc)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _json_list(['{"kind": "Pod", "metadata": {"name": "a"}}', '{"kind": "Node"}']),
+        _json_list(['{"a": 1, "a": 2}', '{"b": 1}']),  # a key repeated in an item
+        _json_list(['{"a": 1}', '{"b": {"c": 1, "c": 1}}']),  # deeper, in a later item
+        _json_list(['{"a": 1}'], own='"kind": "List", "kind": "List", '),  # the List's own
+        _json_list(['{"a" : 1}', '{"s": "\\":x"}']),  # spacing and quotes the count misreads
+        _json_list(['{"big": 12345678901234567890123}']),
+        _json_list([], own='"kind": "List", "extra": 1, '),  # a key of its own: read whole
+        _json_list(['{"a": [1, 2,]}']),  # not JSON
+        '{"kind": "PodList", "items": null}',
+    ],
+)
+def test_json_lists_read_as_the_standard_reader_reads_them(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = _json_exact(text, monkeypatch)
+    assert repr(_json_read(text)) == repr(expected)
+
+
+def test_a_json_list_is_read_lazily() -> None:
+    text = _json_list(['{"a": 1}', '{"b": [1, 2]}'])
+    document = json_list.json_list_document("dump.json", text)
+    assert document is not None and isinstance(document["items"], LazyItems)
+    assert len(document["items"]) == 2
+    assert list(document["items"]) == [{"a": 1}, {"b": [1, 2]}]
+    assert document == {**document, "apiVersion": "v1", "kind": "List"}

@@ -124,7 +124,7 @@ def _check_yaml_depth(text: str, loader: type[yaml.SafeLoader]) -> None:
             raise problem
 
 
-def _check_json_depth(text: str) -> None:
+def check_json_depth(text: str) -> None:
     """Refuse deep JSON nesting before the decoder recurses; brackets inside strings are
     not nesting, and are left out of the count when the quick bound is too high."""
     if bracket_depth(text) > MAX_DEPTH and bracket_depth(_JSON_STRING.sub("", text)) > MAX_DEPTH:
@@ -162,7 +162,7 @@ def _json_duplicate(text: str, key: str) -> TextError:
     return TextError("duplicate field", field=key)
 
 
-def _key_count(text: str | bytes) -> int:
+def key_count(text: str | bytes) -> int:
     """How many `":` a JSON text holds whose quote is not escaped (an odd run of
     backslashes before it): the object keys, give or take strings that begin with `:`,
     which a text and its re-encoding hold alike."""
@@ -190,7 +190,7 @@ def _fast_json(text: str) -> Any:
         document = _msgspec_json.decode(text)
     except (msgspec.MsgspecError, ValueError):
         return _NOT_READ
-    if isinstance(document, (dict, list)) and _key_count(text) != _key_count(
+    if isinstance(document, (dict, list)) and key_count(text) != key_count(
         _msgspec_json.encode(document)
     ):
         return _NOT_READ
@@ -201,7 +201,7 @@ def parse_json(text: str) -> Any:
     """One JSON document; a duplicate key raises TextError whose message starts with the
     field path (`metadata: duplicate field (line 4)`). msgspec reads it when it can
     (`_fast_json`); the standard library's reader, when it cannot, says why."""
-    _check_json_depth(text)
+    check_json_depth(text)
     document = _fast_json(text)
     if document is not _NOT_READ:
         return document
