@@ -257,3 +257,22 @@ def test_a_json_list_is_read_lazily() -> None:
     assert len(document["items"]) == 2
     assert list(document["items"]) == [{"a": 1}, {"b": [1, 2]}]
     assert document == {**document, "apiVersion": "v1", "kind": "List"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 70), st.sampled_from(["", "-", "- ", "?"]), st.text("[]{}a ", max_size=8)
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_the_quick_depth_check_never_passes_what_the_bound_refuses(
+    lines: list[tuple[int, str, str]],
+) -> None:
+    text = "\n".join(" " * spaces + mark * (spaces // 3) + rest for spaces, mark, rest in lines)
+    if list_items._shallow(text):
+        assert text_module.depth_allows(text)
+    assert list_items._shallow("- " * 60 + "x\n") is False

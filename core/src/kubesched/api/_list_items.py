@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from kubesched.api._text import TextError, depth_allows, parse_yaml, parse_yaml_item
+from kubesched.api._text import MAX_DEPTH, TextError, depth_allows, parse_yaml, parse_yaml_item
 from kubesched.errors import InputError
 
 try:  # a compiled parser, with wheels for every supported Python; optional all the same
@@ -144,7 +144,7 @@ class LazyItems:
             if risky and _ANCHOR.search(item):  # anchors span items: read them all exactly
                 yield from _exact_rest(listed, index)
                 return
-            value = _fast(item) if not risky and depth_allows(item) else None
+            value = _fast(item) if not risky and _shallow(item) else None
             if value is None:
                 line += listed.text.count("\n", counted, start)
                 counted = start
@@ -153,6 +153,25 @@ class LazyItems:
                 yield from _exact_rest(listed, index)
                 return
             yield value
+
+
+_DEEP_LINES: dict[int, re.Pattern[str]] = {}
+_LINE_PREFIX = re.compile(r"[ ?-]*")
+
+
+def _shallow(item: str) -> bool:
+    """Whether an item surely nests within `MAX_DEPTH` (`depth_allows`'s bound, with every
+    bracket counted as a level and a search for one line indented too far, which is
+    quicker than measuring each line)."""
+    widest = (MAX_DEPTH - 2 - item.count("[") - item.count("{")) // 2
+    if widest < 0:
+        return depth_allows(item)
+    pattern = _DEEP_LINES.get(widest)
+    if pattern is None:
+        pattern = _DEEP_LINES[widest] = re.compile(f"\\n[ ?-]{{{widest + 1}}}")
+    first = _LINE_PREFIX.match(item)
+    within = first is not None and first.end() <= widest and pattern.search(item) is None
+    return within or depth_allows(item)
 
 
 def _fast(item: str) -> Any:
