@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.cli._json import _plain, dumps_indented
+from kubesched.cli._json import _plain, dumps_indented, write_indented
 
 # Every code point json.dumps escapes that is easy to get wrong: C0 controls, DEL, C1
 # controls, lone surrogates and the non-characters (U+FDD0..U+FDEF and the last two of
@@ -65,3 +65,21 @@ def test_the_fast_encoder_takes_plain_documents_only() -> None:
         assert not _plain({"k": [odd]})
     assert dumps_indented({"k": (1, 2)}) == json.dumps({"k": (1, 2)}, indent=2)
     assert dumps_indented({"k": "é"}) == '{\n  "k": "\\u00e9"\n}'  # escaped as json.dumps does
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=5), documents, max_size=3),
+    st.lists(documents, max_size=4),
+    st.dictionaries(st.text(max_size=5), documents, max_size=3),
+)
+def test_streamed_text_is_json_dumps_of_the_whole_document(
+    head: dict[str, Any], items: list[Any], tail: dict[str, Any]
+) -> None:
+    tail = {k: v for k, v in tail.items() if k not in head and k != "results"}
+    head = {k: v for k, v in head.items() if k != "results"}
+    pieces: list[str] = []
+    write_indented(pieces.append, head, "results", iter(items), tail)
+    expected = json.dumps({**head, "results": items, **tail}, indent=2) + "\n"
+    assert "".join(pieces) == expected
+    assert len(pieces) >= len(items) + 2  # written piece by piece, not whole

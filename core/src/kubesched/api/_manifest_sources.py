@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from kubesched.api._json_list import json_list_document
+from kubesched.api._list_items import list_document
 from kubesched.api._reading import ReadError, read_file, read_stdin
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.errors import InputError
@@ -64,16 +66,23 @@ def documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
     `*.json` files are JSON; other text that opens with `{` is tried as JSON
     first (far faster than YAML for `kubectl get -o json` output) and read as
     YAML when it is not JSON. A duplicate field is an error, as upstream's
-    strict decoding says.
+    strict decoding says. A JSON List, or a YAML List laid out as kubectl prints
+    it, comes as one document whose items are read as they are iterated over
+    (`LazyItems`).
     """
     try:
         if name.endswith(".json") or text.lstrip().startswith("{"):
             try:
-                yield 0, parse_json(text)
+                listed = json_list_document(name, text)
+                yield 0, parse_json(text) if listed is None else listed
                 return
             except TextError:
                 if name.endswith(".json"):
                     raise
+        listed = list_document(name, text)
+        if listed is not None:
+            yield 0, listed
+            return
         for index, document, problems in parse_yaml(text):
             if document is None:
                 continue

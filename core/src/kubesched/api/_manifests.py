@@ -27,6 +27,7 @@ from attrs import evolve, field, frozen
 from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._heap import collector_paused
+from kubesched.api._list_items import LazyItems
 from kubesched.api._load_progress import LoadTracker, Watcher, input_size
 from kubesched.api._manifest_sources import MANIFEST_SUFFIXES, STDIN, documents, sources
 from kubesched.api._namespace import Namespace
@@ -179,12 +180,27 @@ def _unwrap(
         yield prefix, {**document, "kind": kind}
         return
     items = document["items"] or []
-    if not isinstance(items, list):
+    if not isinstance(items, (list, LazyItems)):
         raise place.error(f"expected a list of objects in {kind}", field=f"{prefix}items")
     for i, item in enumerate(items):
         if not isinstance(item, Mapping):
             raise place.error("expected an object", field=f"{prefix}items[{i}]")
         yield from _unwrap(item, f"{prefix}items[{i}].", kind.removesuffix("List"), place)
+
+
+def _count(document: Any) -> int:
+    """How many objects a document holds (a List's items, each nested List's too), counted
+    without reading items not read yet."""
+    if not isinstance(document, Mapping):
+        return 1
+    kind, items = document.get("kind"), document.get("items")
+    if not (isinstance(kind, str) and kind.endswith("List") and "items" in document):
+        return 1
+    if isinstance(items, LazyItems):
+        return len(items)
+    if not isinstance(items, list):
+        return 0  # refused when read
+    return sum(_count(item) for item in items)
 
 
 def _looks_like_an_object(document: Any) -> bool:
@@ -291,10 +307,9 @@ def _load(
             if in_directory and not _looks_like_an_object(document):
                 warnings.append(f"{file}: document {index}: skipped, not a Kubernetes object")
                 continue
-            objects = list(_objects(document, place))
             if tracker is not None:
-                tracker.expect(len(objects))
-            for where, raw in objects:
+                tracker.expect(_count(document))
+            for where, raw in _objects(document, place):
                 if tracker is not None:
                     tracker.object_read()
                 kind = raw["kind"]

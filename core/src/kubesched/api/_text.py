@@ -20,6 +20,12 @@ from typing import Any
 import numpy as np
 import yaml
 
+try:  # a compiled JSON reader, with wheels for every supported Python; optional all the same
+    import msgspec
+    import msgspec.json as _msgspec_json
+except ImportError:  # pragma: no cover - exercised where the wheel is missing
+    _msgspec_json = None  # type: ignore[assignment]
+
 MAX_DEPTH = 100
 """Nesting levels a document may have (Kubernetes objects need about 20)."""
 MAX_EXPANSION = 10
@@ -118,7 +124,7 @@ def _check_yaml_depth(text: str, loader: type[yaml.SafeLoader]) -> None:
             raise problem
 
 
-def _check_json_depth(text: str) -> None:
+def check_json_depth(text: str) -> None:
     """Refuse deep JSON nesting before the decoder recurses; brackets inside strings are
     not nesting, and are left out of the count when the quick bound is too high."""
     if bracket_depth(text) > MAX_DEPTH and bracket_depth(_JSON_STRING.sub("", text)) > MAX_DEPTH:
@@ -156,10 +162,49 @@ def _json_duplicate(text: str, key: str) -> TextError:
     return TextError("duplicate field", field=key)
 
 
+def key_count(text: str | bytes) -> int:
+    """How many `":` a JSON text holds whose quote is not escaped (an odd run of
+    backslashes before it): the object keys, give or take strings that begin with `:`,
+    which a text and its re-encoding hold alike."""
+    quote_colon = '":' if isinstance(text, str) else b'":'
+    backslash = "\\" if isinstance(text, str) else b"\\"
+    total, sign, run = 0, 1, 0
+    while True:
+        found = text.count(backslash * run + quote_colon)  # type: ignore[operator,arg-type]
+        if not found:
+            return total
+        total += sign * found
+        sign, run = -sign, run + 1
+
+
+_NOT_READ = object()
+
+
+def _fast_json(text: str) -> Any:
+    """The document read by msgspec (a compiled JSON reader), when it reads it and its
+    re-encoding holds as many keys as the text (so that no key was given twice);
+    `_NOT_READ` otherwise."""
+    if _msgspec_json is None:
+        return _NOT_READ
+    try:
+        document = _msgspec_json.decode(text)
+    except (msgspec.MsgspecError, ValueError):
+        return _NOT_READ
+    if isinstance(document, (dict, list)) and key_count(text) != key_count(
+        _msgspec_json.encode(document)
+    ):
+        return _NOT_READ
+    return document
+
+
 def parse_json(text: str) -> Any:
     """One JSON document; a duplicate key raises TextError whose message starts with the
-    field path (`metadata: duplicate field (line 4)`)."""
-    _check_json_depth(text)
+    field path (`metadata: duplicate field (line 4)`). msgspec reads it when it can
+    (`_fast_json`); the standard library's reader, when it cannot, says why."""
+    check_json_depth(text)
+    document = _fast_json(text)
+    if document is not _NOT_READ:
+        return document
     try:
         return json.loads(text, object_pairs_hook=_strict_object)
     except json.JSONDecodeError as exc:
@@ -201,19 +246,43 @@ def parse_yaml(text: str) -> Iterator[tuple[int, Any, list[str]]]:
         raise TextError(exc.message, index, exc.field) from None
 
 
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    """`line L, column C: invalid YAML: <what>`, as a parser's error says it."""
+def depth_allows(text: str) -> bool:
+    """Whether the cheap bound on a YAML text's nesting is within `MAX_DEPTH` (when it is
+    not, only the exact count tells)."""
+    return _depth_bound(text) <= MAX_DEPTH
+
+
+def parse_yaml_item(text: str, line: int, path: str) -> tuple[Any, list[str]]:
+    """The one entry of a block sequence cut from a larger text (`- ...` lines starting on
+    0-based `line` of it), read as `parse_yaml` reads it there: its problems name fields
+    under `path` and lines of the whole text."""
+    _check_yaml_depth(text, _FastLoader)
+    try:
+        node = yaml.compose(text, Loader=_FastLoader)
+    except yaml.YAMLError as exc:
+        raise TextError(_yaml_problem(exc, line)) from None
+    if not isinstance(node, yaml.SequenceNode) or len(node.value) != 1:
+        raise TextError("not one sequence entry")
+    builder = _Builder(line)
+    return builder.build(node.value[0], path, 2), builder.problems
+
+
+def _yaml_problem(exc: yaml.YAMLError, lines_before: int = 0) -> str:
+    """`line L, column C: invalid YAML: <what>`, as a parser's error says it (its text
+    cut from a larger one after `lines_before` lines)."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+    where = f"line {mark.line + lines_before + 1}, column {mark.column + 1}: " if mark else ""
     parts = [getattr(exc, "context", None), getattr(exc, "problem", None)]
     what = " ".join(p for p in parts if p) or str(exc)
     return f"{where}invalid YAML: {what}"
 
 
 class _Builder:
-    """Plain data from a composed YAML document, counting what aliases expand to."""
+    """Plain data from a composed YAML document, counting what aliases expand to; lines
+    named in problems count `lines_before` lines more (for a text cut from a larger one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, lines_before: int = 0) -> None:
+        self._lines_before = lines_before
         self.problems: list[str] = []
         self._constructor = _Loader("")
         self._seen: set[int] = set()
@@ -237,7 +306,7 @@ class _Builder:
         try:
             return self._constructor.construct_object(node)
         except ValueError:  # an integer beyond Python's conversion limit
-            line = node.start_mark.line + 1
+            line = node.start_mark.line + self._lines_before + 1
             raise TextError(f"{_digits_limit()} (line {line})", field=path or None) from None
 
     def _mapping(self, node: yaml.MappingNode, path: str, depth: int) -> dict[str, Any]:
@@ -250,9 +319,8 @@ class _Builder:
             key = str(self._constructor.construct_object(key_node))
             where = f"{path}.{key}" if path else key
             if key in result:
-                self.problems.append(
-                    f"{where}: duplicate field (line {key_node.start_mark.line + 1})"
-                )
+                line = key_node.start_mark.line + self._lines_before + 1
+                self.problems.append(f"{where}: duplicate field (line {line})")
                 continue
             result[key] = self.build(value_node, where, depth + 1)
         return {**merged, **result} if merged else result
@@ -263,7 +331,7 @@ class _Builder:
         for source in sources:
             data = self.build(source, path, depth + 1)
             if not isinstance(data, dict):
-                line = source.start_mark.line + 1
+                line = source.start_mark.line + self._lines_before + 1
                 self.problems.append(
                     f"{path or '<root>'}: a merge key needs a mapping (line {line})"
                 )

@@ -12,6 +12,7 @@ raw, and orjson refuses lone surrogates. Anything else goes through `json.dumps`
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -62,3 +63,35 @@ def dumps_indented(document: Any) -> str:
     """The text of `json.dumps(document, indent=2)`."""
     text = _orjson_text(document) if _plain(document) else None
     return json.dumps(document, indent=2) if text is None else text
+
+
+def write_indented(
+    write: Callable[[str], object],
+    head: Mapping[str, Any],
+    key: str,
+    items: Iterable[Any],
+    tail: Mapping[str, Any],
+) -> None:
+    """Write the text of `json.dumps({**head, key: [*items], **tail}, indent=2)` and a line
+    break, one item at a time: only one item's text is ever held (`--explain` on every pod
+    of a large cluster writes gigabytes)."""
+    lead = "\n"
+
+    def entry(name: str, text: str) -> None:
+        nonlocal lead
+        write(f"{lead}  {json.dumps(name)}: {text.replace(chr(10), chr(10) + '  ')}")
+        lead = ",\n"
+
+    write("{")
+    for name, value in head.items():
+        entry(name, dumps_indented(value))
+    write(f"{lead}  {json.dumps(key)}: [")
+    lead, opened = "\n", False
+    for item in items:
+        write(f"{lead}    {dumps_indented(item).replace(chr(10), chr(10) + '    ')}")
+        lead, opened = ",\n", True
+    write("\n  ]" if opened else "]")
+    lead = ",\n"
+    for name, value in tail.items():
+        entry(name, dumps_indented(value))
+    write("\n}\n")

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 import yaml
@@ -22,7 +24,7 @@ from rich.console import Console
 from kubesched.api._manifests import load_manifests
 from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._interrupt import progress, stage, write_atomically
-from kubesched.cli._json import dumps_indented
+from kubesched.cli._json import dumps_indented, write_indented
 from kubesched.cli._progress import ProgressBar, loading
 from kubesched.cli._selection import (
     NODE_CHOICES,
@@ -44,7 +46,8 @@ from kubesched.profile import (
 )
 from kubesched.report import ensure_available, render_html, write_html
 from kubesched.scheduler.metrics import SchedulerMetrics
-from kubesched.scheduler.report import result_document
+from kubesched.scheduler.outcome import PodOutcome
+from kubesched.scheduler.report import KIND, outcome_document, result_document, summary_document
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
@@ -237,6 +240,14 @@ def command(
         warning = f"--explain-pod {key}: no pending pod of a profile here has that name"
         click.echo(f"warning: {warning}", err=True)
         warnings.append(warning)
+    if output == "json" and html_file is None:  # written one pod's result at a time
+        head = {"apiVersion": API_VERSION, "kind": KIND}
+        tail = {
+            "summary": summary_document(result.summary, result.simulated_seconds),
+            "warnings": warnings,
+        }
+        write_indented(sys.stdout.write, head, "results", _released(shown, selection), tail)
+        return
     document = {
         "apiVersion": API_VERSION,
         **result_document(result, selection.explained, shown),
@@ -254,3 +265,10 @@ def command(
         click.echo(dumps_indented(document))
     else:
         sys.stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
+
+
+def _released(outcomes: Iterable[PodOutcome], selection: Selection) -> Iterator[dict[str, Any]]:
+    """Each outcome's document; its explanation is let go once written."""
+    for outcome in outcomes:
+        yield outcome_document(outcome, selection.explained(outcome))
+        outcome.nodes = None
