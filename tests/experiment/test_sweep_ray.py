@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -142,3 +144,24 @@ def test_the_command_line_runs_a_grid_on_the_ray_cluster_it_is_given(
         [("spread", "ray", "ok"), ("pack", "ray", "ok")],
         [("pack", "ray", "ok"), ("spread", "ray", "ok")],
     )
+
+
+def test_the_command_s_stdout_is_only_its_summary_whatever_ray_prints(
+    ray_cluster: None, tmp_path: Path
+) -> None:
+    """A separate `kubesched sweep --ray ADDRESS` process joins the test's cluster; Ray's
+    driver in it prints its own lines, which go to stderr: stdout is the summary alone."""
+    grid = write_grid(tmp_path, f"- cluster: {EXAMPLES / 'quickstart'}\n", seeds="[5]")
+    out = tmp_path / "out"
+    address = ray.get_runtime_context().gcs_address
+    env = {**os.environ, "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}
+    command = Path(sys.executable).parent / "kubesched"
+    done = subprocess.run(
+        [str(command), "sweep", str(grid), "--ray", address, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"2 cells (0 failed) in {out}/table.csv and {out}/table.parquet\n"

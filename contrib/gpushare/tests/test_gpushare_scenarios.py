@@ -15,10 +15,18 @@ import pytest
 from kubesched.cli import main as kubesched
 from kubesched.replay import PodCreated, PodDeleted, ReplayOptions, ScenarioError, replay
 from kubesched_gpushare.frag import target_workload
+from kubesched_gpushare.published import published_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods
 from kubesched_gpushare.replay import replay as openb_replay
 from kubesched_gpushare.replay.profiles import policy_config
-from kubesched_gpushare.scenarios import read_openb, read_openb_arrivals
+from kubesched_gpushare.replay.series import arrived_bin, frag_amount, frag_ratio, unallocated
+from kubesched_gpushare.scenarios import (
+    FIGURE_BINS,
+    POD_TYPES,
+    pod_type,
+    read_openb,
+    read_openb_arrivals,
+)
 from kubesched_gpushare.testing import POD_HEADER, write_openb_trace
 
 KIND = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
@@ -178,3 +186,60 @@ def test_kubesched_replay_names_a_bad_format_option_in_one_line(tmp_path: Path) 
     assert (code, out) == (2, "")
     assert "format option 'x' is not one of nodes" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("reader", [read_openb, read_openb_arrivals])
+def test_both_formats_publish_the_pod_lists_target_workload(tmp_path: Path, reader: Any) -> None:
+    write_openb_trace(tmp_path, seed=3)
+    pods_csv = tmp_path / "openb_pod_list_default.csv"
+    scenario = reader(pods_csv, {})
+    expected = target_workload([p.spec() for p in read_pods(pods_csv)])
+    assert published_workload(scenario.cluster.namespaces) == expected
+
+
+def test_fgd_without_typical_pods_replays_as_with_the_trace_s_own(tmp_path: Path) -> None:
+    write_openb_trace(tmp_path, seed=5)
+    pods_csv = tmp_path / "openb_pod_list_default.csv"
+    options = ReplayOptions(ties="random", drop_unschedulable=True)
+    explicit = config("fgd", pods_csv)
+    bare = {**KIND, **policy_config("fgd", [])}
+    runs = [
+        replay(read_openb_arrivals(pods_csv, {"seed": "5"}), cfg, 5, options).to_document()
+        for cfg in (explicit, bare)
+    ]
+    assert runs[0]["observers"] == runs[1]["observers"]
+    assert runs[0]["observers"]["openbGpu"]["scheduled"] > 0
+
+
+def test_the_arrivals_summary_carries_the_figures_values(tmp_path: Path) -> None:
+    write_openb_trace(tmp_path, seed=2)
+    pods_csv = tmp_path / "openb_pod_list_default.csv"
+    options = ReplayOptions(ties="first", drop_unschedulable=True)
+    run = replay(
+        read_openb_arrivals(pods_csv, {"seed": "2"}), config("bestfit", pods_csv), 2, options
+    )
+    gpu = run.to_document()["observers"]["openbGpu"]
+    nodes = read_nodes(tmp_path / "openb_node_list_gpu_node.csv")
+    pods = read_pods(pods_csv)
+    order = inflate(arrivals(pods, 2), pods, 19_000, 1.3, 2)
+    workload = target_workload([p.spec() for p in pods])
+    expected = openb_replay(nodes, order, "bestfit", workload, 2, "first")
+    for name, curve in (
+        ("unallocatedGpuPercent", unallocated(expected, 100)),
+        ("fragAmountPercent", frag_amount(expected, 100)),
+        ("fragRatioPercent", frag_ratio(expected, 100)),
+    ):
+        for b in FIGURE_BINS:
+            value = curve[b]
+            assert gpu[f"{name}At{b}"] == (round(value, 4) if value is not None else "none")
+    dropped = {r.pod.rsplit("/", 1)[-1] for r in run.pods if r.state == "Dropped"}
+    failures = [
+        pod_type(p.request)
+        for i, p in enumerate(order[: len(expected.arrived)])
+        if f"{p.name}-{i}" in dropped
+        and arrived_bin(expected.arrived[i], expected.capacity_milli) <= 100
+    ]
+    assert failures, "the small trace overfills its cluster"
+    assert {k: gpu[f"failedPods.{k}"] for k in POD_TYPES} == {
+        k: failures.count(k) for k in POD_TYPES
+    }

@@ -27,9 +27,10 @@ class TypicalPodSpec:
 
 @frozen
 class FGDScoreArgs:
-    """`typicalPods`: the target workload; empty, it is built from the cluster's pods
-    (pending and bound) the first time FGD scores, keeping the most popular specs up
-    to `coverage` % of them."""
+    """`typicalPods`: the target workload; empty, it is the one a Namespace of the cluster
+    publishes (annotation `gpushare.kubesched.io/target-workload`, as the OpenB trace
+    formats do), else built from the cluster's pods (pending and bound) the first time
+    FGD scores, keeping the most popular specs up to `coverage` % of them."""
 
     typical_pods: list[TypicalPodSpec] = field(factory=list)
     coverage: float = DEFAULT_COVERAGE

@@ -24,6 +24,7 @@ from kubesched.api import Pod
 from kubesched.errors import PluginError
 from kubesched.framework import CycleState, Handle, NodeInfo, NodeTable, Status
 from kubesched_gpushare.frag import TypicalPod, target_workload
+from kubesched_gpushare.published import PublishedWorkloadError, published_workload
 from kubesched_gpushare.resources import GpuRequestError, gpu_request
 from kubesched_gpushare.scoring import node_view, pod_cpu, read_request
 from kubesched_gpushare.state import choose, choose_many
@@ -48,7 +49,13 @@ class FGDScore:
 
     @property
     def workload(self) -> list[TypicalPod]:
-        """The target workload: from the args, else from the cluster's pods (once)."""
+        """The target workload: from the args, else the one a Namespace publishes
+        (`kubesched_gpushare.published`), else from the cluster's pods (once)."""
+        if self._workload is None:
+            try:
+                self._workload = published_workload(self._handle.client.namespaces())
+            except PublishedWorkloadError as exc:
+                raise PluginError(f"{self.name}: {exc}") from None
         if self._workload is None:
             specs = []
             for pod in self._handle.client.pods():

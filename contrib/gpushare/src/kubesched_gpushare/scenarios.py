@@ -18,7 +18,9 @@ Both read the pod list CSV named as the path, and take these
 beside the pod list); `openb-arrivals` also `seed` (default 42), `tune`
 (default 1.3) and `until` (no pod is created once the arrived workload passes
 this % of capacity + 2). Each attaches an observer whose summary (`openbGpu`)
-carries the GPU figures.
+carries the GPU figures, and publishes the pod list's target workload on the
+`default` Namespace (`kubesched_gpushare.published`), which FGDScore uses when
+its args give no `typicalPods`: one FGD config fits every trace.
 """
 
 from __future__ import annotations
@@ -41,9 +43,10 @@ from kubesched.replay import (
     Summary,
 )
 from kubesched_gpushare.floats import mean_in_order
-from kubesched_gpushare.frag import target_workload
+from kubesched_gpushare.frag import TypicalPod, target_workload
+from kubesched_gpushare.published import publishing_namespace
 from kubesched_gpushare.replay.run import GpuSeries, ReplayResult, arrival_events
-from kubesched_gpushare.replay.series import unallocated
+from kubesched_gpushare.replay.series import arrived_bin, frag_amount, frag_ratio, unallocated
 from kubesched_gpushare.replay.trace import (
     TraceError,
     TracePod,
@@ -53,7 +56,7 @@ from kubesched_gpushare.replay.trace import (
     to_pod,
 )
 from kubesched_gpushare.replay.workload import arrivals, inflate
-from kubesched_gpushare.resources import MILLI, node_gpu_count
+from kubesched_gpushare.resources import MILLI, GpuRequest, node_gpu_count
 
 NODE_LIST = "openb_node_list_gpu_node.csv"
 """The node list a format reads unless the `nodes` option names another."""
@@ -170,8 +173,9 @@ def read_openb(path: Path, options: Mapping[str, str]) -> Scenario:
         raise ScenarioError(str(error)) from None
     capacity = sum(node_gpu_count(n) for n in nodes) * MILLI
     by_uid = {p.name: p for p in pods}
+    workload = target_workload([p.spec() for p in pods])
     return Scenario(
-        ClusterObjects(nodes=nodes),
+        ClusterObjects(nodes=nodes, namespaces=[publishing_namespace(workload, NAMESPACE)]),
         lambda: timed_events(pods, times),
         name=f"openb/{path.stem}",
         source=str(path),
@@ -179,18 +183,68 @@ def read_openb(path: Path, options: Mapping[str, str]) -> Scenario:
     )
 
 
+FIGURE_BINS = tuple(range(0, 101, 10))
+"""The arrived-% bins whose values an `openb-arrivals` summary carries (the study's curves)."""
+POD_TYPES = ("cpu", "share", "gpu1", "multi")
+"""Kinds of pod in `failedPods<Kind>`: no GPU, part of one GPU, one whole GPU, several GPUs."""
+
+
+def pod_type(request: GpuRequest) -> str:
+    """The kind of a pod's GPU request (`POD_TYPES`)."""
+    if request.count == 0:
+        return "cpu"
+    if request.count == 1:
+        return "share" if request.milli < MILLI else "gpu1"
+    return "multi"
+
+
+def _rounded(value: float | None) -> float | str:
+    return round(value, 4) if value is not None else "none"
+
+
 class _ArrivalSeries(GpuSeries):
-    """The replay's series as an observer of a `kubesched replay` run: the study's headline
-    in its summary."""
+    """The replay's series as an observer of a `kubesched replay` run; its summary carries
+    the study's figures: unallocated GPU %, fragmentation amount and ratio at the arrived-%
+    bins of `FIGURE_BINS`, and the pods that failed by kind while the arrived workload was
+    in a bin up to 100 %."""
 
     name = "openbGpu"
 
+    def __init__(
+        self,
+        nodes: Sequence[Node],
+        pods: dict[str, TracePod],
+        workload: Sequence[TypicalPod],
+        result: ReplayResult,
+    ) -> None:
+        super().__init__(nodes, pods, workload, result)
+        self.failed_by_type = dict.fromkeys(POD_TYPES, 0)
+
+    def on_attempt(self, view: ClusterView, attempt: Attempt) -> None:
+        failed = self.result.failed
+        super().on_attempt(view, attempt)
+        within = arrived_bin(self.arrived, self.result.capacity_milli) <= 100
+        if self.result.failed > failed and within:
+            trace_pod = self.pods[attempt.pod.rsplit("/", 1)[-1]]
+            self.failed_by_type[pod_type(trace_pod.request)] += 1
+
     def summary(self) -> Summary:
-        at100 = unallocated(self.result, 100)[100] if self.result.arrived else None
-        return {
-            **super().summary(),
-            "unallocatedGpuPercentAt100": round(at100, 4) if at100 is not None else "none",
+        out: Summary = dict(super().summary())
+        top = FIGURE_BINS[-1]
+        empty: list[float | None] = [None] * (top + 1)
+        arrived = bool(self.result.arrived)
+        curves = {
+            "unallocatedGpuPercent": unallocated(self.result, top) if arrived else empty,
+            "fragAmountPercent": frag_amount(self.result, top) if arrived else empty,
+            "fragRatioPercent": frag_ratio(self.result, top) if arrived else empty,
         }
+        out["unallocatedGpuPercentAt100"] = _rounded(curves["unallocatedGpuPercent"][100])
+        for name, curve in curves.items():
+            for b in FIGURE_BINS:
+                out[f"{name}At{b}"] = _rounded(curve[b])
+        for kind in POD_TYPES:
+            out[f"failedPods.{kind}"] = self.failed_by_type[kind]
+        return out
 
 
 def read_openb_arrivals(path: Path, options: Mapping[str, str]) -> Scenario:
@@ -209,7 +263,7 @@ def read_openb_arrivals(path: Path, options: Mapping[str, str]) -> Scenario:
         return _ArrivalSeries(nodes, by_uid, workload, ReplayResult("", seed, capacity))
 
     return Scenario(
-        ClusterObjects(nodes=nodes),
+        ClusterObjects(nodes=nodes, namespaces=[publishing_namespace(workload, NAMESPACE)]),
         lambda: arrival_events(order, capacity, until),
         name=f"openb-arrivals/{path.stem}/{seed}",
         source=str(path),

@@ -34,6 +34,8 @@ OUTCOME = (
     "errors",
     "preempted",
     "other_schedulers",
+    "gated",
+    "skipped",
     "unschedulable_reasons",
     "simulated_seconds",
     "cycles",
@@ -84,6 +86,8 @@ def _simulate_columns(cell: Cell, registry: Registry) -> dict[str, Any]:
         "errors": metrics.errors,
         "preempted": metrics.preempted,
         "other_schedulers": metrics.other_schedulers,
+        "gated": metrics.gated,
+        "skipped": metrics.skipped,
         "unschedulable_reasons": json.dumps(
             metrics.unschedulable_by_reason, separators=(",", ":"), ensure_ascii=False
         ),

@@ -2,7 +2,8 @@
 
 A cell is plain data (it is pickled to a worker process or a Ray task) and is
 keyed by the config's hash, the input's hash and the seed: the same key is the
-same run, which is what `--resume` relies on.
+same run, which is what `--resume` relies on. A scenario input whose options say
+`{seed}` is the input with the cell's seed in its place, and hashed so.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from kubesched.experiment._configs import ConfigSpec
-from kubesched.experiment._inputs import InputSpec
+from kubesched.experiment._inputs import InputSpec, for_seed
 
 
 @frozen
@@ -35,12 +36,23 @@ def cell_key(config_hash: str, input_hash: str, seed: int) -> str:
 
 
 def grid_cells(configs: list[ConfigSpec], inputs: list[InputSpec], seeds: list[int]) -> list[Cell]:
-    """Every combination, configs outermost, then inputs, then seeds (the table's row order)."""
-    input_hashes = [spec.digest for spec in inputs]
+    """Every combination, configs outermost, then inputs, then seeds (the table's row order);
+    each input as its seed's run reads it (`for_seed`), hashed once."""
+    per_seed: list[list[tuple[InputSpec, str]]] = []
+    for spec in inputs:
+        digests: dict[tuple[tuple[str, str], ...], str] = {}
+        row = []
+        for seed in seeds:
+            seeded = for_seed(spec, seed)
+            options = tuple(sorted(seeded.options.items()))
+            if options not in digests:
+                digests[options] = seeded.digest
+            row.append((seeded, digests[options]))
+        per_seed.append(row)
     cells: list[Cell] = []
     for config in configs:
         config_hash = config.digest
-        for spec, input_hash in zip(inputs, input_hashes, strict=True):
-            for seed in seeds:
+        for row in per_seed:
+            for seed, (spec, input_hash) in zip(seeds, row, strict=True):
                 cells.append(Cell(len(cells), config, config_hash, spec, input_hash, seed))
     return cells

@@ -26,6 +26,8 @@ def metrics_document(metrics: RunMetrics) -> dict[str, Any]:
         "errors": metrics.errors,
         "preempted": metrics.preempted,
         "otherSchedulers": metrics.other_schedulers,
+        "gated": metrics.gated,
+        "skipped": metrics.skipped,
         "unschedulableByReason": dict(metrics.unschedulable_by_reason),
         "utilisation": dict(metrics.utilisation),
         "fragmentation": dict(metrics.fragmentation),
@@ -34,7 +36,7 @@ def metrics_document(metrics: RunMetrics) -> dict[str, Any]:
     }
 
 
-COUNTS = ("scheduled", "unschedulable", "errors", "preempted")
+COUNTS = ("scheduled", "unschedulable", "errors", "preempted", "gated", "skipped")
 """The counts whose spread over seeds a comparison reports."""
 PER_KEY = ("unschedulableByReason", "utilisation", "fragmentation")
 """The metrics keyed by reason or resource whose spread a comparison reports."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from kubesched.api import ClusterObjects
 from kubesched.api._manifests import load_manifests
@@ -23,6 +23,8 @@ CLUSTER = "cluster"
 """An input of Kubernetes manifests, scheduled by `simulate`."""
 SCENARIO = "scenario"
 """An input of a scenario (a trace read by a format adapter, with its options), replayed."""
+SEED_PLACEHOLDER = "{seed}"
+"""In a scenario input's option value, the seed of the run (`seed: "{seed}"`)."""
 
 
 @frozen
@@ -42,6 +44,16 @@ class InputSpec:
     def digest(self) -> str:
         """The digest of the input's bytes, format and options (see `path_digest`)."""
         return path_digest(self.path, self.kind, self.format, self.options, self.replay)
+
+
+def for_seed(spec: InputSpec, seed: int) -> InputSpec:
+    """The input as the run with `seed` reads it: every `{seed}` in an option value replaced
+    by the seed (so a trace format's own seed can follow the run's). Unchanged without one."""
+    if not any(SEED_PLACEHOLDER in value for value in spec.options.values()):
+        return spec
+    text = str(seed)
+    options = {key: value.replace(SEED_PLACEHOLDER, text) for key, value in spec.options.items()}
+    return evolve(spec, options=options)
 
 
 def cluster_input(path: str | Path, name: str | None = None) -> InputSpec:

@@ -1,4 +1,5 @@
-"""The metrics of one run: outcome counts, failure reasons, utilisation, fragmentation.
+"""The metrics of one run: outcome counts (scheduled, unschedulable, errors, preempted,
+left to other schedulers, gated, skipped), failure reasons, utilisation, fragmentation.
 
 - utilisation of a resource: what the pods bound at the end request of it over all
   nodes, divided by all nodes' allocatable (a ratio of two integer sums);
@@ -38,6 +39,10 @@ class RunMetrics:
     errors: int
     preempted: int
     other_schedulers: int
+    gated: int
+    """Pending pods never attempted: held back by a PreEnqueue plugin (scheduling gates)."""
+    skipped: int
+    """Pending pods being deleted, which the scheduler skips."""
     unschedulable_by_reason: dict[str, int]
     utilisation: dict[str, float]
     fragmentation: dict[str, float]
@@ -114,6 +119,8 @@ def run_metrics(result: SimulationResult) -> RunMetrics:
         errors=summary.errors,
         preempted=summary.preempted,
         other_schedulers=summary.other_schedulers,
+        gated=summary.gated,
+        skipped=summary.skipped,
         unschedulable_by_reason=unschedulable_reasons(result.outcomes),
         utilisation=utilisation,
         fragmentation=fragmentation,

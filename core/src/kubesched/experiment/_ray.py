@@ -6,7 +6,9 @@ a task again when its worker dies (`max_retries`), so a killed worker costs its
 cell a retry; a task that still fails is an error row. Ray must already be
 initialised (tests start a local cluster) or an address given: `auto` joins the
 cluster this machine belongs to (`ray start`), `ray://host:10001` a remote one.
-The workers need the same kubesched and plugin distributions installed.
+The workers need the same kubesched and plugin distributions installed. What Ray's
+driver prints while the cells run goes to standard error, so the command's standard
+output is its own.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from kubesched.errors import KubeschedError
 from kubesched.experiment._cell_run import run_cell
 from kubesched.experiment._cells import Cell
 from kubesched.experiment._runners import MAX_ATTEMPTS, OnRow, OnRunning, lost_row
+from kubesched.experiment._stdout import stdout_to_stderr
 
 
 def _ray() -> Any:
@@ -36,17 +39,29 @@ class RayRunner:
     def __init__(self, address: str | None = None) -> None:
         self.address = address
 
-    def _connect(self) -> Any:
+    def _connect(self) -> tuple[Any, bool]:
+        """Ray, and whether this runner connected it (and so must disconnect it)."""
         ray = _ray()
-        if not ray.is_initialized():
-            try:
-                ray.init(address=self.address, log_to_driver=False)
-            except ConnectionError as exc:
-                raise KubeschedError(f"--ray {self.address}: {exc}") from None
-        return ray
+        if ray.is_initialized():
+            return ray, False
+        try:
+            ray.init(address=self.address, log_to_driver=False)
+        except ConnectionError as exc:
+            raise KubeschedError(f"--ray {self.address}: {exc}") from None
+        return ray, True
 
     def run(self, cells: Sequence[Cell], on_row: OnRow, on_running: OnRunning) -> None:
-        ray = self._connect()
+        """Every cell as a task; whatever Ray's driver prints meanwhile goes to standard
+        error (`stdout_to_stderr`), and a connection this runner made is closed at the end."""
+        with stdout_to_stderr():
+            ray, connected = self._connect()
+            try:
+                self._run(ray, cells, on_row, on_running)
+            finally:
+                if connected:
+                    ray.shutdown()
+
+    def _run(self, ray: Any, cells: Sequence[Cell], on_row: OnRow, on_running: OnRunning) -> None:
         task = ray.remote(max_retries=MAX_ATTEMPTS - 1, retry_exceptions=False)(run_cell)
         cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         pending = {task.remote(cell, self.name): cell for cell in cells}

@@ -21,7 +21,7 @@ import math
 from kubesched import replay as api
 from kubesched.errors import InputError
 from kubesched.experiment._grid import DEFAULT_FORMAT, REPLAY_FIELDS
-from kubesched.experiment._inputs import InputSpec
+from kubesched.experiment._inputs import InputSpec, for_seed
 from kubesched.framework import Registry
 from kubesched.profile import Loaded
 from kubesched.scenario.result import ReplayResult
@@ -53,10 +53,10 @@ def replay_options(spec: InputSpec) -> api.ReplayOptions:
 
 
 def run_replay(loaded: Loaded, registry: Registry, spec: InputSpec, seed: int) -> ReplayResult:
-    """One replay of the input under the loaded config."""
+    """One replay of the input (its `{seed}` options given `seed`) under the loaded config."""
     cfg, profiles = loaded
     engine = api.Engine(
-        read_scenario_input(spec),
+        read_scenario_input(for_seed(spec, seed)),
         cfg,
         registry,
         profiles=profiles,

@@ -83,7 +83,7 @@ def write_parquet(rows: Sequence[dict[str, Any]], path: Path) -> None:
         if name in ("seed", *OUTCOME) and all(isinstance(v, int) or v is None for v in values):
             arrays.append(pa.array(values, type=pa.int64()))
         else:
-            arrays.append(pa.array(values))
+            arrays.append(_array(pa, values))
     table = pa.Table.from_arrays(arrays, names=columns)
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink)
