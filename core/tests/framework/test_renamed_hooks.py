@@ -127,3 +127,22 @@ def test_without_the_table_entry_the_former_name_is_refused(make_framework: Any)
     assert not implements(Former, "score")
     with pytest.raises(PluginError, match="does not extend Score plugin"):
         totals(make_framework, Former)
+
+
+class WithProperty:
+    """A property that fails until the scheduler has a cluster (as a handle's client does)."""
+
+    def __init__(self, args: object, handle: object) -> None:
+        pass
+
+    @property
+    def client(self) -> object:
+        raise PluginError("this framework has no cluster client")
+
+    @hookimpl
+    def score(self, node_info: NodeInfo) -> int:
+        return 3
+
+
+def test_registration_reads_no_property_of_the_plugin(renamed: None, make_framework: Any) -> None:
+    assert totals(make_framework, WithProperty, "WithProperty") == [3, 3, 3]

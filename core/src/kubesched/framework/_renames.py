@@ -104,9 +104,11 @@ def with_renamed_hooks(plugin: object) -> tuple[object, list[HookRename]]:
     hook is used."""
     impls: dict[str, tuple[str, Any, dict[str, Any]]] = {}
     for attr_name in dir(plugin):
-        value = getattr(plugin, attr_name, None)
-        opts = getattr(value, _MARKER, None)
+        # Statically, as pluggy looks: a property of the plugin is never run here.
+        raw = inspect.getattr_static(plugin, attr_name, None)
+        opts = getattr(getattr(raw, "__func__", raw), _MARKER, None)
         if isinstance(opts, dict):
+            value = getattr(plugin, attr_name)
             impls[attr_name] = (opts.get("specname") or attr_name, value, opts)
     hooks = {hook for hook, _, _ in impls.values()}
     relied = {
