@@ -29,7 +29,7 @@ import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kubesched.cli import DelayedProgress, stage
+from kubesched.cli import DelayedProgress, output_option, stage
 from kubesched.errors import InputError
 from kubesched.replay import TIE_RULES, TIES_FIRST
 from kubesched_gpushare.replay.output import per_gpu, plot, table, write_csv
@@ -80,6 +80,11 @@ def _seeds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int,
         return tuple(int(item) for item in _csv_list(ctx, param, value))
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a comma-separated list of integers") from None
+
+
+def _file_option(flag: str, dest: str, help: str) -> Callable[[Any], Any]:
+    """An option naming a file the command writes."""
+    return click.option(flag, dest, type=click.Path(path_type=Path), help=help)
 
 
 def _check_output(path: Path | None, option: str) -> None:
@@ -186,35 +191,11 @@ def _document(
     help="Stop each run once the arrived workload passes this % of capacity (+2); the "
     "series stop there.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Choice(["table", "json", "yaml"]),
-    default="table",
-    show_default=True,
-    help="Output format: the summary table, or the document --json writes.",
-)
-@click.option(
-    "--json", "json_file", type=click.Path(path_type=Path), help="Write every run's series here."
-)
-@click.option(
-    "--csv",
-    "csv_file",
-    type=click.Path(path_type=Path),
-    help="Write unallocated GPU % per bin here.",
-)
-@click.option(
-    "--plot",
-    "plot_file",
-    type=click.Path(path_type=Path),
-    help="Plot unallocated GPU % here (.png; needs matplotlib).",
-)
-@click.option(
-    "--per-gpu",
-    "per_gpu_file",
-    type=click.Path(path_type=Path),
-    help="Write each node's used milli per GPU here.",
-)
+@output_option(help="Output format: the summary table, or the document --json writes.")
+@_file_option("--json", "json_file", "Write every run's series here.")
+@_file_option("--csv", "csv_file", "Write unallocated GPU % per bin here.")
+@_file_option("--plot", "plot_file", "Plot unallocated GPU % here (.png; needs matplotlib).")
+@_file_option("--per-gpu", "per_gpu_file", "Write each node's used milli per GPU here.")
 def openb(
     data: Path | None,
     merge: tuple[Path, ...],
