@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
-from hatchling.metadata.plugin.interface import MetadataHookInterface
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
@@ -27,23 +26,3 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
                 build_data["force_include"][str(candidate)] = "kubesched/plugin_template"
                 return
         raise RuntimeError("plugin_template/ not found next to core/ nor in the sdist")
-
-
-FRAMEWORK_CLASSIFIER = "Framework :: kubesched"
-
-
-class CustomMetadataHook(MetadataHookInterface):  # type: ignore[misc]
-    """Sets `classifiers` from the hook's own `classifiers` option.
-
-    hatchling accepts only classifiers registered in trove-classifiers, which
-    `Framework :: kubesched` is not (yet); a metadata hook may declare extra
-    known ones. Every distribution of this repository points its
-    `[tool.hatch.metadata.hooks.custom]` here (see docs/writing-plugins/publishing.md).
-    """
-
-    def update(self, metadata: dict[str, Any]) -> None:
-        classifiers = self.config.get("classifiers", [FRAMEWORK_CLASSIFIER])
-        metadata["classifiers"] = list(classifiers)
-
-    def get_known_classifiers(self) -> list[str]:
-        return [FRAMEWORK_CLASSIFIER]

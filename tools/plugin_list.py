@@ -6,7 +6,7 @@ the plugins it declares in `kubesched.plugins` (with the extension points each
 implements, read by the registry) and the commands it adds in
 `kubesched.commands`. The distributions are the built-in ones (builtin_plugins/)
 and contrib/, as installed in the current environment (`uv sync` installs them
-all); every one carries the `Framework :: kubesched` classifier.
+all); every one carries the keyword `kubesched-plugin`.
 
     uv run python tools/plugin_list.py > docs/writing-plugins/plugin-list.md
 """
@@ -22,7 +22,7 @@ from kubesched.cli.plugins import describe_plugins
 from kubesched.framework import Registry
 
 REPO = Path(__file__).resolve().parents[1]
-FRAMEWORK_CLASSIFIER = "Framework :: kubesched"
+PLUGIN_KEYWORD = "kubesched-plugin"
 TREES = {"builtin_plugins": "in-tree", "contrib": "contrib"}
 PROJECT_NAME = re.compile(r'^\[project\]\nname = "(?P<name>[^"]+)"$', re.MULTILINE)
 """`[project]` then its `name`, as every pyproject.toml here starts (no TOML parser on 3.10)."""
@@ -39,8 +39,8 @@ own metadata: the version, the one-line summary and the maturity (the
 in the `kubesched.plugins` entry-point group with the extension points each
 implements; the commands it adds to `kubesched`. The in-tree ones make up the
 default profile; contrib ones are never enabled by default. Every one carries
-the `Framework :: kubesched` classifier, which is how to find third-party
-plugins on a package index ([Finding plugins](finding.md)).
+the keyword `kubesched-plugin`, which is how to find third-party plugins on
+a package index ([Finding plugins](finding.md)).
 
 """
 
@@ -66,7 +66,7 @@ def maturity(meta: md.PackageMetadata) -> str:
 def row(name: str, kind: str, points: dict[str, list[str]]) -> str:
     dist = md.distribution(name)
     meta = dist.metadata
-    assert FRAMEWORK_CLASSIFIER in (meta.get_all("Classifier") or []), name
+    assert PLUGIN_KEYWORD in ((meta.get_all("Keywords") or [""])[0] or "").split(","), name
     plugins = sorted(ep.name for ep in dist.entry_points if ep.group == "kubesched.plugins")
     commands = sorted(ep.name for ep in dist.entry_points if ep.group == "kubesched.commands")
     described = "<br>".join(f"`{p}`: {', '.join(points[p]) or '-'}" for p in plugins) or "-"

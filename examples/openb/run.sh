@@ -7,7 +7,7 @@ set -eu
 data=${1:?usage: run.sh PATH/TO/openb [OUT_DIR]}
 out=${2:-.}
 mkdir -p "$out"
-exec nice -n 10 uv run kubesched-openb "$data" \
+exec nice -n 10 uv run kubesched openb "$data" \
     --policies random,dotprod,clustering,packing,bestfit,fgd \
     --seeds 42,43,44,45,46,47,48,49,50,51 \
     --json "$out/openb.json" --csv "$out/openb.csv" --plot "$out/openb.png"

@@ -1,5 +1,6 @@
 """The plugin list page is generated from the distributions' metadata and must not drift;
-every distribution of the repository, and the template, carries `Framework :: kubesched`."""
+every plugin distribution of the repository carries the keyword `kubesched-plugin` (the
+metadata itself: tests/architecture/test_distribution_metadata.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from types import ModuleType
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "writing-plugins" / "plugin-list.md"
-CLASSIFIER = "Framework :: kubesched"
+KEYWORD = "kubesched-plugin"
 
 
 def generator() -> ModuleType:
@@ -39,14 +40,8 @@ def test_the_page_lists_every_in_tree_and_contrib_distribution() -> None:
         assert f"| `{name}` |" in text
 
 
-def test_every_distribution_of_the_repository_carries_the_framework_classifier() -> None:
+def test_every_plugin_distribution_of_the_repository_carries_the_keyword() -> None:
     module = generator()
-    names = ["kubesched", "kubesched-core", *module.distributions("builtin_plugins")]
-    for name in [*names, *module.distributions("contrib")]:
-        assert CLASSIFIER in (md.distribution(name).metadata.get_all("Classifier") or []), name
-
-
-def test_the_template_declares_the_framework_classifier() -> None:
-    project = REPO / "plugin_template" / "{{cookiecutter.project_slug}}"
-    assert f'"{CLASSIFIER}",' in (project / "pyproject.toml").read_text(encoding="utf-8")
-    assert f'FRAMEWORK_CLASSIFIER = "{CLASSIFIER}"' in (project / "hatch_build.py").read_text()
+    for name in [*module.distributions("builtin_plugins"), *module.distributions("contrib")]:
+        keywords = (md.distribution(name).metadata.get_all("Keywords") or [""])[0]
+        assert KEYWORD in keywords.split(","), name

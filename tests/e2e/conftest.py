@@ -7,6 +7,7 @@ way a user installs them.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -15,6 +16,7 @@ import sys
 import venv
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,3 +128,41 @@ def venv_at() -> Callable[[Path], Venv]:
         return Venv(root)
 
     return make
+
+
+@pytest.fixture
+def manifest(tmp_path: Path) -> Callable[[str], str]:
+    """Writes YAML text to `cluster.yaml` in the test's folder; returns that file's path."""
+
+    def write(text: str) -> str:
+        path = tmp_path / "cluster.yaml"
+        path.write_text(text)
+        return str(path)
+
+    return write
+
+
+@pytest.fixture
+def simulate(capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
+    """Runs `kubesched simulate ARGS...` in this process; returns what it printed on stdout
+    (standard error stays in `capsys` for the test to read)."""
+    from kubesched.cli.main import main
+
+    def run(*args: str) -> str:
+        main(["simulate", *args])
+        captured = capsys.readouterr()
+        sys.stderr.write(captured.err)
+        return captured.out
+
+    return run
+
+
+@pytest.fixture
+def simulate_json(simulate: Callable[..., str]) -> Callable[..., dict[str, Any]]:
+    """Runs `kubesched simulate ARGS... -o json`; returns the parsed document."""
+
+    def run(*args: str) -> dict[str, Any]:
+        document: dict[str, Any] = json.loads(simulate(*args, "-o", "json"))
+        return document
+
+    return run

@@ -180,6 +180,5 @@ def test_a_generated_project_passes_tox_against_local_wheels(
         "LICENSE",
         "tox.ini",
         "pyproject.toml",
-        "hatch_build.py",
     }
     assert tops == {*project_files, ".gitignore", "PKG-INFO"}, "no .venv, .try or .tox"

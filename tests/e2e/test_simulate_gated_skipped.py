@@ -5,13 +5,12 @@ which still validates against the published schema."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-
-from kubesched.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "docs" / "reference" / "schemas" / "simulation-result.schema.json"
@@ -43,17 +42,14 @@ spec:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> str:
-    path = tmp_path / "cluster.yaml"
-    path.write_text(CLUSTER)
-    return str(path)
+def cluster(manifest: Callable[[str], str]) -> str:
+    return manifest(CLUSTER)
 
 
 def test_json_reports_gated_and_skipped_apart(
-    cluster: str, capsys: pytest.CaptureFixture[str]
+    cluster: str, simulate_json: Callable[..., dict[str, Any]]
 ) -> None:
-    main(["simulate", cluster, "-o", "json"])
-    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    document = simulate_json(cluster)
     Draft202012Validator(json.loads(SCHEMA.read_text())).validate(document)
     by_pod = {r["pod"]: (r["status"], r["message"]) for r in document["results"]}
     assert by_pod["default/gated"] == ("Gated", "waiting for scheduling gates: [example.com/quota]")
@@ -63,9 +59,8 @@ def test_json_reports_gated_and_skipped_apart(
     assert (summary["unschedulable"], summary["gated"], summary["skipped"]) == (1, 1, 1)
 
 
-def test_table_summary_counts_them_apart(cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
-    main(["simulate", cluster])
-    first = capsys.readouterr().out.splitlines()[0]
+def test_table_summary_counts_them_apart(cluster: str, simulate: Callable[..., str]) -> None:
+    first = simulate(cluster).splitlines()[0]
     assert first.startswith(
         "Scheduled: 0   Unschedulable: 1   Errors: 0   Gated: 1   Skipped (being deleted): 1   "
     )

@@ -7,6 +7,7 @@ import io
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,20 +58,16 @@ spec:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> str:
-    path = tmp_path / "cluster.yaml"
-    path.write_text(CLUSTER)
-    return str(path)
+def cluster(manifest: Callable[[str], str]) -> str:
+    return manifest(CLUSTER)
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    main(["simulate", *args])
-    return capsys.readouterr().out
+Run = Callable[..., str]
+RunJson = Callable[..., dict[str, Any]]
 
 
-def pods_in(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
-    document: dict[str, Any] = json.loads(run(capsys, *args, "-o", "json"))
-    return [r["pod"] for r in document["results"]]
+def pods_in(simulate_json: RunJson, *args: str) -> list[str]:
+    return [r["pod"] for r in simulate_json(*args)["results"]]
 
 
 @pytest.mark.parametrize(
@@ -105,22 +102,20 @@ def test_a_bad_selector_is_a_usage_error(
 
 
 def test_namespace_selector_and_only_failed_narrow_what_is_shown(
-    capsys: pytest.CaptureFixture[str], cluster: str
+    simulate_json: RunJson, cluster: str
 ) -> None:
-    everyone = pods_in(capsys, cluster)
+    everyone = pods_in(simulate_json, cluster)
     assert len(everyone) == 4
-    assert pods_in(capsys, cluster, "-n", "ml") == ["ml/trainer", "ml/huge-1", "ml/huge-2"]
-    assert pods_in(capsys, cluster, "-l", "app in (huge)") == ["ml/huge-1", "ml/huge-2"]
-    assert pods_in(capsys, cluster, "-n", "shop", "-l", "app=huge") == []
-    assert pods_in(capsys, cluster, "--only-failed") == ["ml/huge-1", "ml/huge-2"]
-    document = json.loads(run(capsys, cluster, "-n", "shop", "-o", "json"))
+    assert pods_in(simulate_json, cluster, "-n", "ml") == ["ml/trainer", "ml/huge-1", "ml/huge-2"]
+    assert pods_in(simulate_json, cluster, "-l", "app in (huge)") == ["ml/huge-1", "ml/huge-2"]
+    assert pods_in(simulate_json, cluster, "-n", "shop", "-l", "app=huge") == []
+    assert pods_in(simulate_json, cluster, "--only-failed") == ["ml/huge-1", "ml/huge-2"]
+    document = simulate_json(cluster, "-n", "shop")
     assert document["summary"]["unschedulable"] == 2  # the summary still counts every pod
 
 
-def test_failures_are_grouped_by_reason_after_the_summary(
-    capsys: pytest.CaptureFixture[str], cluster: str
-) -> None:
-    lines = run(capsys, cluster).splitlines()
+def test_failures_are_grouped_by_reason_after_the_summary(simulate: Run, cluster: str) -> None:
+    lines = simulate(cluster).splitlines()
     assert lines[0].startswith("Scheduled: 2   Unschedulable: 2   Errors: 0")
     assert lines[1] == "Pods not scheduled, by reason".ljust(len(lines[1]))
     grouped = next(line for line in lines if "ml/huge-1, ml/huge-2" in line)
@@ -129,14 +124,14 @@ def test_failures_are_grouped_by_reason_after_the_summary(
     )
 
 
-def test_names_are_never_cut_when_piped(capsys: pytest.CaptureFixture[str], cluster: str) -> None:
-    out = run(capsys, cluster)
+def test_names_are_never_cut_when_piped(simulate: Run, cluster: str) -> None:
+    out = simulate(cluster)
     assert f"shop/{LONG}" in out
     assert "…" not in out
 
 
-def test_wide_output_names_the_profile(capsys: pytest.CaptureFixture[str], cluster: str) -> None:
-    out = run(capsys, cluster, "-o", "wide")
+def test_wide_output_names_the_profile(simulate: Run, cluster: str) -> None:
+    out = simulate(cluster, "-o", "wide")
     header = next(line for line in out.splitlines() if line.startswith("┃ # ┃"))
     assert [cell.strip() for cell in header.strip("┃").split("┃")] == [
         "#",
@@ -147,16 +142,16 @@ def test_wide_output_names_the_profile(capsys: pytest.CaptureFixture[str], clust
         "Attempts",
     ]
     assert "default-scheduler" in out
-    assert "Profile" not in run(capsys, cluster)
+    assert "Profile" not in simulate(cluster)
 
 
 def test_explain_pod_explains_that_pod_only_and_marks_the_chosen_node(
-    capsys: pytest.CaptureFixture[str], cluster: str
+    simulate: Run, simulate_json: RunJson, cluster: str
 ) -> None:
-    document = json.loads(run(capsys, cluster, "--explain-pod", f"shop/{LONG}", "-o", "json"))
+    document = simulate_json(cluster, "--explain-pod", f"shop/{LONG}")
     explained = {r["pod"] for r in document["results"] if "nodes" in r}
     assert explained == {f"shop/{LONG}"}
-    out = run(capsys, cluster, "--explain-pod", f"shop/{LONG}")
+    out = simulate(cluster, "--explain-pod", f"shop/{LONG}")
     assert f"shop/{LONG}: last attempt" in out and "huge-1: last attempt" not in out
     [chosen] = [line for line in out.splitlines() if " (chosen) " in line]
     placed = document["results"][0]["node"]
@@ -164,18 +159,21 @@ def test_explain_pod_explains_that_pod_only_and_marks_the_chosen_node(
 
 
 def test_extended_resources_are_summarised(
-    capsys: pytest.CaptureFixture[str], cluster: str
+    simulate: Run, simulate_json: RunJson, cluster: str
 ) -> None:
-    document = json.loads(run(capsys, cluster, "-o", "json"))
+    document = simulate_json(cluster)
     gpu, plain = document["summary"]["nodes"]
     assert gpu["extendedResources"] == {"nvidia.com/gpu": {"requested": 1, "allocatable": 2}}
     assert plain["extendedResources"] == {}
-    out = run(capsys, cluster)
+    out = simulate(cluster)
     assert "nvidia.com/gpu" in out and "1/2 (50%)" in out
 
 
 def test_config_from_standard_input(
-    capsys: pytest.CaptureFixture[str], cluster: str, monkeypatch: pytest.MonkeyPatch
+    simulate_json: RunJson,
+    capsys: pytest.CaptureFixture[str],
+    cluster: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     config = (
         "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -183,7 +181,7 @@ def test_config_from_standard_input(
         "    score: {disabled: [{name: '*'}]}\n"
     )
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(config.encode())))
-    assert len(pods_in(capsys, cluster, "--config", "-")) == 4
+    assert len(pods_in(simulate_json, cluster, "--config", "-")) == 4
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"kind: Nope\n")))
     with pytest.raises(SystemExit) as exited:
         main(["simulate", cluster, "--config", "-"])
@@ -275,9 +273,9 @@ def test_no_nodes_is_warned_about(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert json.loads(captured.out)["summary"]["unschedulable"] == 2
 
 
-def test_explain_shows_what_preemption_weighed(capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_shows_what_preemption_weighed(simulate: Run, simulate_json: RunJson) -> None:
     example = str(Path(__file__).resolve().parents[2] / "examples" / "preemption")
-    document = json.loads(run(capsys, example, "--explain", "-o", "json"))
+    document = simulate_json(example, "--explain")
     [result] = document["results"]
     assert result["preemption"] == {
         "candidates": [
@@ -289,10 +287,10 @@ def test_explain_shows_what_preemption_weighed(capsys: pytest.CaptureFixture[str
         "decidedBy": "latest start of its most important victims",
     }
     assert result["node"] == "node-c" and result["victims"] == ["apps/batch-c"]
-    out = run(capsys, example, "--explain")
+    out = simulate(example, "--explain")
     assert "│ node-c (chosen) │ apps/batch-c" in out
     assert "chosen by: latest start of its most important victims" in out
-    plain = json.loads(run(capsys, example, "-o", "json"))
+    plain = simulate_json(example)
     assert "preemption" not in plain["results"][0]
 
 
@@ -314,16 +312,14 @@ def node_rows(output: str) -> list[str]:
     return re.findall(r"^│ (\S+) +│", table, re.M)
 
 
-def test_the_node_table_follows_the_selection(
-    capsys: pytest.CaptureFixture[str], cluster: str
-) -> None:
+def test_the_node_table_follows_the_selection(simulate: Run, cluster: str) -> None:
     """On a 5,000-node dump, `--only-failed -n NS` printed every node; now the node table
     holds the nodes the shown pods touched, unless `--nodes all` or `--nodes none`."""
-    assert node_rows(run(capsys, cluster)) == ["n1", "n2"]  # nothing left out: every node
-    assert node_rows(run(capsys, cluster, "-n", "ml", "-l", "app=trainer")) == ["n1"]
-    assert node_rows(run(capsys, cluster, "--only-failed")) == []  # they went nowhere
-    assert node_rows(run(capsys, cluster, "--only-failed", "--nodes", "all")) == ["n1", "n2"]
-    assert node_rows(run(capsys, cluster, "--nodes", "none")) == []
+    assert node_rows(simulate(cluster)) == ["n1", "n2"]  # nothing left out: every node
+    assert node_rows(simulate(cluster, "-n", "ml", "-l", "app=trainer")) == ["n1"]
+    assert node_rows(simulate(cluster, "--only-failed")) == []  # they went nowhere
+    assert node_rows(simulate(cluster, "--only-failed", "--nodes", "all")) == ["n1", "n2"]
+    assert node_rows(simulate(cluster, "--nodes", "none")) == []
 
 
 PREEMPTION = """
@@ -354,9 +350,7 @@ spec:
 """
 
 
-def test_a_preemptors_nodes_are_the_ones_it_touched(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_a_preemptors_nodes_are_the_ones_it_touched(simulate: Run, tmp_path: Path) -> None:
     path = tmp_path / "preemption.yaml"
     path.write_text(PREEMPTION)
-    assert node_rows(run(capsys, str(path), "-n", "web")) == ["busy"]
+    assert node_rows(simulate(str(path), "-n", "web")) == ["busy"]

@@ -152,21 +152,21 @@ def test_kubesched_plugins_lists_them_as_out_of_tree(sandbox: Sandbox) -> None:
     assert in_tree and not in_tree & set(PLUGINS)
 
 
-def test_the_generated_distributions_carry_the_framework_classifier(sandbox: Sandbox) -> None:
+def test_the_generated_distributions_carry_the_plugin_keyword(sandbox: Sandbox) -> None:
     names = [f"kubesched-{plugin.lower()}" for plugin in PLUGINS]
     script = (
         "import importlib.metadata as md, json, sys; "
-        "print(json.dumps([md.distribution(n).metadata.get_all('Classifier') "
-        "for n in sys.argv[1:]]))"
+        "print(json.dumps([(md.distribution(n).metadata.get_all('Classifier'), "
+        "md.distribution(n).metadata['Keywords']) for n in sys.argv[1:]]))"
     )
     found = json.loads(sandbox.run(sandbox.bin / "python", "-c", script, *names).stdout)
-    for classifiers in found:
+    for classifiers, keywords in found:
         assert classifiers == [
-            "Framework :: kubesched",
             "Programming Language :: Python :: 3",
             "Topic :: System :: Clustering",
             "Typing :: Typed",
         ]
+        assert keywords == "kubernetes,kubesched,kubesched-plugin,plugin,scheduler"
 
 
 def test_the_readme_profile_moves_pods_to_the_preferred_node(sandbox: Sandbox) -> None:

@@ -7,24 +7,23 @@ import statistics
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from kubesched_gpushare.replay.cli import main
+from kubesched_gpushare.replay.command import openb
 from kubesched_gpushare.replay.output import bands, figure
 from kubesched_gpushare.testing import write_openb_trace
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def test_the_plot_has_one_median_line_per_policy(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_plot_has_one_median_line_per_policy(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     write_openb_trace(tmp_path)
     png = tmp_path / "openb.png"
     out = tmp_path / "openb.json"
     args = [str(tmp_path), "--policies", "fgd,bestfit,random", "--seeds", "1,2,3"]
-    assert main([*args, "--json", str(out), "--plot", str(png)]) == 0
-    capsys.readouterr()
+    result = CliRunner().invoke(openb, [*args, "--json", str(out), "--plot", str(png)])
+    assert result.exit_code == 0, result.output
     assert png.read_bytes().startswith(PNG_SIGNATURE)
     assert png.stat().st_size > 10_000
     runs = json.loads(out.read_text())["runs"]

@@ -3,18 +3,35 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
+from kubesched.errors import InputError
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import arrivals, inflate, read_nodes, read_pods, replay
-from kubesched_gpushare.replay.cli import main, summary
+from kubesched_gpushare.replay.command import openb
 from kubesched_gpushare.replay.output import table
 from kubesched_gpushare.replay.profiles import POLICIES, policy_config
+from kubesched_gpushare.replay.runs import API_VERSION, summary
 from kubesched_gpushare.replay.series import arrived_bin, binned, unallocated
 from kubesched_gpushare.replay.trace import TraceError
 from kubesched_gpushare.testing import NODE_HEADER, openb_trace_dir, write_openb_trace
+
+
+def run_openb(*args: str) -> Result:
+    """`kubesched openb ARGS...` through click's test runner; a user error raises."""
+    return CliRunner().invoke(openb, list(args), catch_exceptions=False)
+
+
+def main(argv: list[str]) -> int:
+    """The exit code of `kubesched openb ARGV`, its stdout and stderr echoed for capsys."""
+    result = run_openb(*argv)
+    print(result.stdout, end="")
+    print(result.stderr, end="", file=sys.stderr)
+    return result.exit_code
 
 
 def test_reading_the_trace(tmp_path: Path) -> None:
@@ -174,8 +191,8 @@ def test_a_composed_policy_adds_its_plugins_weighted_scores(
 def test_the_command_reports_a_missing_trace(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([str(tmp_path)]) == 2
-    assert "openb_node_list_gpu_node.csv" in capsys.readouterr().err
+    with pytest.raises(InputError, match=r"openb_node_list_gpu_node\.csv"):
+        run_openb(str(tmp_path))
 
 
 # The trace lives beside the checkout (shared/data/openb) unless OPENB_DATA names it.
@@ -210,15 +227,15 @@ def test_from_merges_earlier_documents_of_one_tie_rule(
     document = json.loads(both.read_text())
     assert [(r["policy"], r["seed"]) for r in document["runs"]] == [("fgd", 1), ("bestfit", 42)]
     assert set(document["summary"]) == {"fgd", "bestfit"}
-    assert main(["--from", str(first), "--from", str(third)]) == 2
-    assert capsys.readouterr().err.strip() == (
-        f"error: {third}: ties: 'random' differs from {first}'s 'first'"
-    )
+    with pytest.raises(InputError) as refused:
+        run_openb("--from", str(first), "--from", str(third))
+    assert str(refused.value) == f"{third}: ties: 'random' differs from {first}'s 'first'"
     (tmp_path / "junk.json").write_text("[1]")
-    assert main(["--from", str(tmp_path / "junk.json")]) == 2
-    assert "junk.json: apiVersion: not kubesched.io/openb-replay/v1" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        main([str(tmp_path), "--from", str(first)])
+    with pytest.raises(InputError) as junk:
+        run_openb("--from", str(tmp_path / "junk.json"))
+    assert str(junk.value) == f"{tmp_path / 'junk.json'}: apiVersion: not {API_VERSION}"
+    both_given = run_openb(str(tmp_path), "--from", str(first))
+    assert both_given.exit_code == 2 and "one of the two" in both_given.stderr
 
 
 SCHEMA = Path(__file__).resolve().parents[3] / "docs/reference/schemas/openb-replay.schema.json"
@@ -249,27 +266,3 @@ def test_a_policy_no_run_took_to_100_percent_shows_dashes() -> None:
     assert summary([{"policy": "fgd", "unallocatedAt100": None, "podsPerSecond": 3.0}]) == {
         "fgd": {**row, "podsPerSecond": 3.0}
     }
-
-
-def test_kubesched_openb_is_the_same_command(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from kubesched.cli import main as kubesched
-
-    def run(*argv: str) -> object:
-        try:
-            return kubesched(list(argv))
-        except SystemExit as stop:
-            return stop.code
-
-    write_openb_trace(tmp_path)
-    assert run("openb", str(tmp_path), "--policies", "bestfit", "--json", str(tmp_path / "a")) in (
-        0,
-        None,
-    )
-    capsys.readouterr()
-    assert main([str(tmp_path), "--policies", "bestfit", "--json", str(tmp_path / "b")]) == 0
-    a, b = (json.loads((tmp_path / n).read_text())["runs"] for n in "ab")
-    assert [r["unallocatedGpuPercent"] for r in a] == [r["unallocatedGpuPercent"] for r in b]
-    assert run("openb", str(tmp_path / "nowhere")) == 2
-    assert "nowhere/openb_node_list_gpu_node.csv" in capsys.readouterr().err

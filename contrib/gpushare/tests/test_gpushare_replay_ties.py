@@ -8,7 +8,7 @@ from kubesched.framework import Registry
 from kubesched.replay import TIES_FIRST, TIES_RANDOM, node_order
 from kubesched_gpushare.frag import target_workload
 from kubesched_gpushare.replay import replay
-from kubesched_gpushare.replay.cli import check_policies
+from kubesched_gpushare.replay.runs import PolicyError, check_policies
 from kubesched_gpushare.replay.trace import TracePod
 from kubesched_gpushare.resources import NO_GPU, GpuRequest
 from kubesched_gpushare.testing import gpu_node
@@ -64,11 +64,11 @@ def test_a_policy_whose_plugin_is_missing_names_its_distribution(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("KUBESCHED_LOAD_PLUGINS", "GpuShare,kubesched-gpushare-bestfit")
-    monkeypatch.setattr("kubesched_gpushare.replay.cli.default_registry", Registry.discover)
+    monkeypatch.setattr("kubesched_gpushare.replay.runs.default_registry", Registry.discover)
     check_policies(["bestfit"])
     with pytest.raises(
-        SystemExit, match="policy fgd needs the FGDScore plugin: install kubesched-gpushare-fgd"
+        PolicyError, match="policy fgd needs the FGDScore plugin: install kubesched-gpushare-fgd"
     ):
         check_policies(["bestfit", "fgd"])
-    with pytest.raises(SystemExit, match="unknown policy 'fastest'"):
+    with pytest.raises(PolicyError, match="unknown policy 'fastest'"):
         check_policies(["fastest"])

@@ -46,7 +46,6 @@ DEFAULT_FILES = {
     "LICENSE",
     "README.md",
     "pyproject.toml",
-    "hatch_build.py",
     "tox.ini",
     "src/kubesched_nodelabelscore/__init__.py",
     "src/kubesched_nodelabelscore/args.py",
@@ -391,7 +390,6 @@ def test_the_hook_reserves_every_class_name_the_generated_code_uses(
 ) -> None:
     project = rendered("TierAll", POINTS)
     used: set[str] = set()
-    # hatch_build.py runs at build time, apart from the plugin's modules
     for path in [*(project / "src").rglob("*.py"), *(project / "tests").rglob("*.py")]:
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, ast.ImportFrom):

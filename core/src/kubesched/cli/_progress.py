@@ -13,6 +13,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -82,81 +83,97 @@ def loading(console: Console, what: str) -> Iterator[Watcher | None]:
         yield LoadingDisplay(status, what)
 
 
-class ProgressBar:
+class DelayedProgress:
+    """A rich Progress on a terminal only, started on the first update that comes
+    PROGRESS_AFTER_SECONDS or more after this object was made, so short runs show none.
+
+    Subclasses say what the bar shows (`columns`, `first_task`) and turn their own
+    updates into `advance(**fields)`; `close()` removes the bar.
+    """
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._start = time.monotonic()
+        self._progress: Progress | None = None
+        self._task: Any = None
+
+    def columns(self) -> tuple[str | ProgressColumn, ...]:
+        """The bar's columns."""
+        raise NotImplementedError
+
+    def first_task(self, progress: Progress) -> Any:
+        """Add the bar's task to `progress`; returns its id."""
+        raise NotImplementedError
+
+    def advance(self, **fields: Any) -> None:
+        """Update the task with `fields`, starting the bar when it is time."""
+        if self._progress is None:
+            if not self._console.is_terminal:
+                return
+            if time.monotonic() - self._start < PROGRESS_AFTER_SECONDS:
+                return
+            self._progress = Progress(*self.columns(), console=self._console, transient=True)
+            self._progress.start()
+            self._task = self.first_task(self._progress)
+        self._progress.update(self._task, **fields)
+
+    def close(self) -> None:
+        """Remove the bar (when one was shown)."""
+        if self._progress is not None:
+            self._progress.stop()
+
+
+class ProgressBar(DelayedProgress):
     """Pods decided of those pending, scheduling attempts so far (retries included, so the
     bar moves while unschedulable pods are retried) and the time left; only on a terminal
     and only for runs longer than PROGRESS_AFTER_SECONDS."""
 
     def __init__(self, console: Console, attempts: Callable[[], int]) -> None:
-        self._console = console
+        super().__init__(console)
         self._attempts = attempts
-        self._start = time.monotonic()
-        self._progress: Progress | None = None
-        self._task: Any = None
+        self._pending = 0
 
-    def __call__(self, decided: int, pending: int) -> None:
-        if self._progress is None:
-            if not self._console.is_terminal:
-                return
-            if time.monotonic() - self._start < PROGRESS_AFTER_SECONDS:
-                return
-            self._progress = Progress(
-                "scheduling",
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("pods, {task.fields[attempts]} attempts"),
-                TimeElapsedColumn(),
-                TextColumn("left:"),
-                TimeRemainingColumn(),
-                console=self._console,
-                transient=True,
-            )
-            self._progress.start()
-            self._task = self._progress.add_task("pods", total=pending, attempts=0)
-        self._progress.update(
-            self._task, completed=decided, total=pending, attempts=self._attempts()
+    def columns(self) -> tuple[str | ProgressColumn, ...]:
+        return (
+            "scheduling",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("pods, {task.fields[attempts]} attempts"),
+            TimeElapsedColumn(),
+            TextColumn("left:"),
+            TimeRemainingColumn(),
         )
 
-    def close(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+    def first_task(self, progress: Progress) -> Any:
+        return progress.add_task("pods", total=self._pending, attempts=0)
+
+    def __call__(self, decided: int, pending: int) -> None:
+        self._pending = pending
+        self.advance(completed=decided, total=pending, attempts=self._attempts())
 
 
-class SimulatedTimeBar:
+class SimulatedTimeBar(DelayedProgress):
     """`replay`'s progress: simulated time reached of the scenario's last event (when known),
     events applied, wall time; on a terminal only, after PROGRESS_AFTER_SECONDS."""
 
     def __init__(self, console: Console, horizon: float | None) -> None:
-        self._console = console
+        super().__init__(console)
         self._horizon = horizon
-        self._start = time.monotonic()
-        self._progress: Progress | None = None
-        self._task: Any = None
 
-    def __call__(self, now: float, events: int) -> None:
-        if self._progress is None:
-            if not self._console.is_terminal:
-                return
-            if time.monotonic() - self._start < PROGRESS_AFTER_SECONDS:
-                return
-            self._progress = Progress(
-                "replaying",
-                BarColumn(),
-                TextColumn("{task.fields[clock]} simulated, {task.fields[events]} events"),
-                TimeElapsedColumn(),
-                console=self._console,
-                transient=True,
-            )
-            self._progress.start()
-            self._task = self._progress.add_task("time", total=self._horizon, clock="", events=0)
-        completed = min(now, self._horizon) if self._horizon else None
-        self._progress.update(
-            self._task, completed=completed, clock=format_seconds(now), events=events
+    def columns(self) -> tuple[str | ProgressColumn, ...]:
+        return (
+            "replaying",
+            BarColumn(),
+            TextColumn("{task.fields[clock]} simulated, {task.fields[events]} events"),
+            TimeElapsedColumn(),
         )
 
-    def close(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+    def first_task(self, progress: Progress) -> Any:
+        return progress.add_task("time", total=self._horizon, clock="", events=0)
+
+    def __call__(self, now: float, events: int) -> None:
+        completed = min(now, self._horizon) if self._horizon else None
+        self.advance(completed=completed, clock=format_seconds(now), events=events)
 
 
 def format_seconds(seconds: float) -> str:

@@ -95,15 +95,15 @@ COMPLETE_VAR = "_KUBESCHED_COMPLETE"
 """Set by the shell completion scripts click generates (see docs/reference/cli.md)."""
 
 
-def _invoke(args: list[str]) -> Any:
+def _invoke(command: click.Command, args: list[str], prog_name: str) -> Any:
     """Run the command line, letting an interruption through as itself (click's own main
     would turn it into "Aborted!") and flushing standard output, so that a write that fails
     fails here."""
-    if COMPLETE_VAR in os.environ:
+    if COMPLETE_VAR in os.environ and command is cli:
         return cli.main(args=args, prog_name="kubesched", standalone_mode=False)
     try:
-        with cli.make_context("kubesched", list(args)) as ctx:
-            result = cli.invoke(ctx)
+        with command.make_context(prog_name, list(args)) as ctx:
+            result = command.invoke(ctx)
     except click.exceptions.Exit as exc:  # as click's own main returns it
         result = exc.exit_code
     sys.stdout.flush()
@@ -147,9 +147,19 @@ def main(argv: list[str] | None = None) -> Any:
         with click.Context(cli, info_name="kubesched", **cli.context_settings) as ctx:
             click.echo(ctx.get_help())
         return 0
+    return run_command(cli, args, "kubesched")
+
+
+def run_command(command: click.Command, args: list[str], prog_name: str) -> Any:
+    """Run a click command as `kubesched` runs its own: a user's mistake is one `error:`
+    line and an exit code (2 for bad input and usage, 1 for a configuration), SIGINT and
+    SIGTERM stop at once with one line and 130 or 143, plugin deprecations are one
+    `warning:` line. A plugin's stand-alone console script calls it with its command.
+    """
+    warnings.showwarning = show_warning
     try:
         with signals_stop():
-            return _invoke(args)
+            return _invoke(command, args, prog_name)
     except Interrupted as exc:
         click.echo(f"error: {interrupted_message(exc)}", err=True)
         sys.exit(exc.exit_code)
@@ -164,8 +174,8 @@ def main(argv: list[str] | None = None) -> Any:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
-        command = exc.ctx.command_path if exc.ctx is not None else "kubesched"
-        click.echo(f"error: {exc.format_message()} (see: {command} --help)", err=True)
+        path = exc.ctx.command_path if exc.ctx is not None else prog_name
+        click.echo(f"error: {exc.format_message()} (see: {path} --help)", err=True)
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         click.echo(f"error: {exc.format_message()}", err=True)

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._json import dumps_indented
+from kubesched.cli._options import output_option
 from kubesched.cli._progress import SimulatedTimeBar, format_seconds, loading
 from kubesched.cli.output import discovered_registry, stdout_console
 from kubesched.cli.simulate import check_writable
@@ -154,14 +155,7 @@ def _plot_path(path: Path | None) -> None:
     is_flag=True,
     help="Delete a pod whose first attempt fails instead of retrying it.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Choice(["table", "json", "yaml"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@output_option()
 @click.option(
     "--series",
     "series_file",

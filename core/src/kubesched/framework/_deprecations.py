@@ -6,8 +6,10 @@ or `warn_on_impl_args` (one argument), whose value comes from
 `deprecated_hook` / `deprecated_argument` below. pluggy emits the warning when
 a plugin implementing it is registered; `register_plugin` turns it into one
 `PluginDeprecationWarning` naming the plugin, once per process.
-`deprecated_uses` reads the same markers, so `kubesched plugins` flags a
-plugin without running it. The policy (how long a deprecated hook keeps
+A hook implemented under a former name (`_renames.RENAMED_HOOKS`) is called
+through its new name and warned about the same way. `deprecated_uses` reads
+the same markers and renames, so `kubesched plugins` flags a plugin without
+running it. The policy (how long a deprecated hook keeps
 working) is in docs/writing-plugins/compatibility.md.
 """
 
@@ -23,6 +25,7 @@ import pluggy
 from kubesched.errors import PluginDeprecationWarning
 from kubesched.framework import hookspecs
 from kubesched.framework._registry import hooks_of
+from kubesched.framework._renames import with_renamed_hooks
 
 _warned: set[tuple[str, str]] = set()
 """(plugin name, deprecation message) pairs already warned about in this process."""
@@ -69,7 +72,7 @@ def deprecated_uses(factory: Any, module: ModuleType = hookspecs) -> list[str]:
         target = factory.plugin_class
     else:
         target = type(factory)
-    found: list[str] = []
+    found = [str(rename.warning()) for rename in with_renamed_hooks(target)[1]]
     for hook in sorted(hooks_of(factory)):
         opts = specs.get(hook)
         if opts is None:
@@ -96,9 +99,12 @@ def _impl_function(target: Any, hook: str) -> Any:
 def register_plugin(pm: pluggy.PluginManager, plugin: object, name: str, where: str) -> None:
     """`pm.register(plugin)`, with each deprecation it triggers warned once per process as a
     PluginDeprecationWarning naming the plugin (`where`: its source, for the message)."""
+    registered, renames = with_renamed_hooks(plugin)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PluginDeprecationWarning)
-        pm.register(plugin, name=name)
+        for rename in renames:
+            warnings.warn(rename.warning(), stacklevel=1)
+        pm.register(registered, name=name)
     for w in caught:
         if not issubclass(w.category, PluginDeprecationWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -44,6 +44,7 @@ from kubesched.discovery import (
 from kubesched.errors import PluginError
 from kubesched.framework._interface import PluginFactory
 from kubesched.framework._points import EXTENSION_POINTS, POINTS
+from kubesched.framework._renames import implemented_name
 from kubesched.framework.hookspecs import PROJECT_NAME
 
 ENTRY_POINT_GROUP = "kubesched.plugins"
@@ -260,7 +261,8 @@ def default_registry() -> Registry:
 
 
 def hooks_of(factory: Any) -> frozenset[str]:
-    """The hook names a plugin implements with `@hookimpl`.
+    """The hook names a plugin implements with `@hookimpl` (a renamed hook's new name for
+    an implementation under its former one).
 
     `factory` is a plugin class, a plugin instance, or a factory function that
     names the class it builds in a `plugin_class` attribute.
@@ -276,7 +278,7 @@ def hooks_of(factory: Any) -> frozenset[str]:
     for attr_name, attr in inspect.getmembers(target):
         opts = getattr(attr, marker, None)
         if isinstance(opts, dict):
-            found.add(opts.get("specname") or attr_name)
+            found.add(implemented_name(opts.get("specname") or attr_name))
     return frozenset(found)
 
 

@@ -16,23 +16,9 @@ from kubesched.api._text import TextError, parse_json, parse_yaml_document
 from kubesched.config.duration import parse_duration
 from kubesched.errors import InputError
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
+from kubesched.scenario import model
 from kubesched.scenario.checks import checked
 from kubesched.scenario.errors import ScenarioError, event_error
-from kubesched.scenario.model import (
-    EVENT_KINDS,
-    SCENARIO_KIND,
-    Event,
-    NodeAdded,
-    NodeCordoned,
-    NodeLabelled,
-    NodeRemoved,
-    NodeTainted,
-    NodeUncordoned,
-    NodeUntainted,
-    PodCreated,
-    PodDeleted,
-    Scenario,
-)
 
 SCENARIO_API_VERSION = "kubesched.io/v1alpha1"
 """The `apiVersion` a scenario file declares."""
@@ -92,7 +78,7 @@ class _Event:
         return key if "/" in key else f"default/{key}"
 
 
-def _pod_created(e: _Event, at: float, gates: FeatureGates) -> Event:
+def _pod_created(e: _Event, at: float, gates: FeatureGates) -> model.Event:
     e.check_fields({"at", "kind", "pod", "duration"})
     raw = e.raw["pod"]
     meta = raw.get("metadata") if isinstance(raw, Mapping) else None
@@ -109,10 +95,10 @@ def _pod_created(e: _Event, at: float, gates: FeatureGates) -> Event:
     )
     assert isinstance(pod, Pod)
     duration = e.seconds("duration") if e.raw.get("duration") is not None else None
-    return PodCreated(at, pod, duration)
+    return model.PodCreated(at, pod, duration)
 
 
-def _node_added(e: _Event, at: float, gates: FeatureGates) -> Event:
+def _node_added(e: _Event, at: float, gates: FeatureGates) -> model.Event:
     e.check_fields({"at", "kind", "node"})
     node = read_object(
         e.raw["node"],
@@ -123,7 +109,7 @@ def _node_added(e: _Event, at: float, gates: FeatureGates) -> Event:
         feature_gates=gates,
     )
     assert isinstance(node, Node)
-    return NodeAdded(at, node)
+    return model.NodeAdded(at, node)
 
 
 def _taints(e: _Event) -> tuple[Taint, ...]:
@@ -159,42 +145,42 @@ def _labels(e: _Event) -> dict[str, str | None]:
     return dict(value)
 
 
-def _node_event(e: _Event, at: float, gates: FeatureGates) -> Event:
+def _node_event(e: _Event, at: float, gates: FeatureGates) -> model.Event:
     kind = e.raw["kind"]
     if kind == "NodeTainted":
         e.check_fields({"at", "kind", "node", "taints"})
-        return NodeTainted(at, e.string("node"), _taints(e))
+        return model.NodeTainted(at, e.string("node"), _taints(e))
     if kind == "NodeUntainted":
         e.check_fields({"at", "kind", "node", "keys"})
-        return NodeUntainted(at, e.string("node"), e.strings("keys"))
+        return model.NodeUntainted(at, e.string("node"), e.strings("keys"))
     if kind == "NodeLabelled":
         e.check_fields({"at", "kind", "node", "labels"})
-        return NodeLabelled(at, e.string("node"), _labels(e))
+        return model.NodeLabelled(at, e.string("node"), _labels(e))
     e.check_fields({"at", "kind", "node"})
-    simple: dict[str, Callable[[float, str], Event]] = {
-        "NodeRemoved": NodeRemoved,
-        "NodeCordoned": NodeCordoned,
-        "NodeUncordoned": NodeUncordoned,
+    simple: dict[str, Callable[[float, str], model.Event]] = {
+        "NodeRemoved": model.NodeRemoved,
+        "NodeCordoned": model.NodeCordoned,
+        "NodeUncordoned": model.NodeUncordoned,
     }
     return simple[kind](at, e.string("node"))
 
 
-def _pod_deleted(e: _Event, at: float, gates: FeatureGates) -> Event:
+def _pod_deleted(e: _Event, at: float, gates: FeatureGates) -> model.Event:
     e.check_fields({"at", "kind", "pod"})
-    return PodDeleted(at, e.pod_key())
+    return model.PodDeleted(at, e.pod_key())
 
 
-_READERS: dict[str, Callable[[_Event, float, FeatureGates], Event]] = {
+_READERS: dict[str, Callable[[_Event, float, FeatureGates], model.Event]] = {
     "PodCreated": _pod_created,
     "PodDeleted": _pod_deleted,
     "NodeAdded": _node_added,
-    **{k: _node_event for k in EVENT_KINDS if k.startswith("Node") and k != "NodeAdded"},
+    **{k: _node_event for k in model.EVENT_KINDS if k.startswith("Node") and k != "NodeAdded"},
 }
 
 
 def read_event(
     raw: Any, index: int, source: str, gates: FeatureGates = DEFAULT_FEATURE_GATES
-) -> Event:
+) -> model.Event:
     """Event `index` of a scenario as written in a file (a mapping with `at` and `kind`)."""
     if not isinstance(raw, Mapping):
         raise event_error(
@@ -202,7 +188,7 @@ def read_event(
         )
     kind = raw.get("kind")
     if kind not in _READERS:
-        known = ", ".join(EVENT_KINDS)
+        known = ", ".join(model.EVENT_KINDS)
         raise event_error(
             f"unknown kind {kind!r} (one of {known})", source=source, index=index, field="kind"
         )
@@ -240,7 +226,7 @@ def parse_scenario(
     source: str = "<scenario>",
     base: Path | None = None,
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
-) -> Scenario:
+) -> model.Scenario:
     """A scenario from its parsed document; `cluster` paths are relative to `base`."""
     for top in document:
         if top not in _TOP_FIELDS:
@@ -250,9 +236,11 @@ def parse_scenario(
         raise ScenarioError(
             f"expected {SCENARIO_API_VERSION}, got {got!r}", file=source, field="apiVersion"
         )
-    if document.get("kind") != SCENARIO_KIND:
+    if document.get("kind") != model.SCENARIO_KIND:
         raise ScenarioError(
-            f"expected {SCENARIO_KIND}, got {document.get('kind')!r}", file=source, field="kind"
+            f"expected {model.SCENARIO_KIND}, got {document.get('kind')!r}",
+            file=source,
+            field="kind",
         )
     metadata = document.get("metadata") or {}
     name = metadata.get("name", "") if isinstance(metadata, Mapping) else None
@@ -274,12 +262,12 @@ def parse_scenario(
         raise ScenarioError("expected a list of events", file=source, field="events")
     read = [read_event(raw, i, source, feature_gates) for i, raw in enumerate(raw_events)]
     events = tuple(checked(read, cluster, source))
-    return Scenario(cluster, lambda: events, name=name, source=source)
+    return model.Scenario(cluster, lambda: events, name=name, source=source)
 
 
 def load_scenario(
     path: str | Path, *, feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
-) -> Scenario:
+) -> model.Scenario:
     """The scenario file at `path` (YAML, or JSON for `*.json`), read and checked in full;
     ScenarioError (an InputError) naming the file, the event and the field."""
     path = Path(path)
