@@ -42,7 +42,7 @@ def project(path: Path) -> dict[str, object]:
 
 
 def test_there_is_one_pyproject_per_distribution() -> None:
-    assert len(PYPROJECTS) == 2 + 18 + 8
+    assert len(PYPROJECTS) == 2 + 19 + 8
 
 
 @pytest.mark.parametrize("path", PYPROJECTS, ids=lambda p: str(p.parent.relative_to(REPO)))
