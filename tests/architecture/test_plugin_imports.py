@@ -49,6 +49,7 @@ PUBLIC = frozenset(
         "kubesched.config",
         "kubesched.discovery",
         "kubesched.errors",
+        "kubesched.experiment",
         "kubesched.features",
         "kubesched.framework",
         "kubesched.framework.hookspecs",

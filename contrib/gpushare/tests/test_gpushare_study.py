@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
-from kubesched.cli.main import main as kubesched
-from kubesched.experiment._grid import load_grid
-from kubesched.experiment._inputs import for_seed
+from kubesched.cli import main as kubesched
+from kubesched.experiment import for_seed, load_grid
 from kubesched.replay import ReplayOptions, replay
 from kubesched_gpushare.floats import add_in_order
 from kubesched_gpushare.scenarios import read_openb_arrivals

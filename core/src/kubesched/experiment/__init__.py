@@ -20,7 +20,14 @@ from kubesched.experiment._compare_document import KIND as COMPARISON_KIND
 from kubesched.experiment._compare_document import comparison_document, metrics_document
 from kubesched.experiment._configs import ConfigSpec, config_file, with_plugin_args
 from kubesched.experiment._digest import document_digest, path_digest
-from kubesched.experiment._inputs import CLUSTER, InputSpec, cluster_input, cluster_objects
+from kubesched.experiment._grid import Grid, load_grid
+from kubesched.experiment._inputs import (
+    CLUSTER,
+    InputSpec,
+    cluster_input,
+    cluster_objects,
+    for_seed,
+)
 from kubesched.experiment._metrics import RunMetrics, reasons, run_metrics, usage_metrics
 from kubesched.experiment._spread import Spread, spread
 
@@ -33,6 +40,7 @@ __all__ = [
     "ConfigRuns",
     "ConfigSpec",
     "Difference",
+    "Grid",
     "InputSpec",
     "NodeView",
     "Placement",
@@ -44,6 +52,8 @@ __all__ = [
     "comparison_document",
     "config_file",
     "document_digest",
+    "for_seed",
+    "load_grid",
     "metrics_document",
     "path_digest",
     "reasons",
