@@ -118,26 +118,47 @@ def test_the_client_library_is_imported_only_to_run(argv: list[str]) -> None:
     subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, timeout=60)
 
 
-def test_an_unreachable_api_server_is_one_line_and_status_1(tmp_path: Path) -> None:
+def test_an_api_server_down_at_start_is_waited_for_with_one_line_per_kind_of_failure(
+    tmp_path: Path,
+) -> None:
     config = tmp_path / "config.yaml"
     config.write_text(config_text())
     with FakeApiServer() as server:
         kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
     # The server is gone: nothing listens on its port any more.
-    command = [
-        str(Path(sys.executable).with_name("kubesched")),
-        "run",
-        "--config",
-        str(config),
-        "--kubeconfig",
-        str(kubeconfig),
-        "--port",
-        "0",
-        "--bind-address",
-        "127.0.0.1",
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1
-    last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("error: cannot reach the API server: ")
-    assert "Traceback" not in result.stderr
+    process = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("kubesched")),
+            "run",
+            "--config",
+            str(config),
+            "--kubeconfig",
+            str(kubeconfig),
+            "--port",
+            "0",
+        ],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
+    assert process.stderr is not None
+    os.set_blocking(process.stderr.fileno(), False)
+    stderr = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"retrying with backoff" not in stderr and time.monotonic() < deadline:
+            stderr += process.stderr.read() or b""
+            time.sleep(0.05)
+        time.sleep(4.0)  # attempts after 0.8-1.6 s, then 1.6-3.2 s: at least one more
+        assert process.poll() is None, "it gave up instead of waiting for the API server"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    os.set_blocking(process.stderr.fileno(), True)
+    text = (stderr + process.stderr.read()).decode()
+    lines = [line for line in text.splitlines() if "cannot reach the API server" in line]
+    assert len(lines) == 1, text
+    assert "retrying with backoff until it answers" in lines[0]
+    assert "Traceback" not in text

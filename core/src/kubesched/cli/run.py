@@ -41,7 +41,7 @@ from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 )
 @click.option(
     "--bind-address",
-    default="0.0.0.0",
+    default="127.0.0.1",
     show_default=True,
     help="Address to serve /healthz, /readyz and /metrics on (plain HTTP).",
 )

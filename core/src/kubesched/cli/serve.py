@@ -12,6 +12,7 @@ restarts as a follower.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Sequence
@@ -27,18 +28,24 @@ from kubesched.cluster.apiserver import (
     Backoff,
     HealthServer,
     LeaderElector,
+    Stopped,
 )
 from kubesched.config import KubeSchedulerConfiguration
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import Registry
 from kubesched.profile import EffectiveProfile, build_scheduler
 from kubesched.scheduler import LiveLoop, MonotonicClock, Scheduler, SchedulerMetrics
+from kubesched.scheduler.binder import DEFAULT_BINDING_WORKERS, ConcurrentBinder
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 log = logging.getLogger("kubesched.run")
 
 DEFAULT_PORT = 10259
-"""kube-scheduler's port (it serves HTTPS there; kubesched serves plain HTTP)."""
+"""kube-scheduler's port."""
+DEFAULT_BIND_ADDRESS = "127.0.0.1"
+"""Probes and metrics are served to this host only unless told otherwise."""
+BIND_DRAIN = 10.0
+"""How long a graceful stop waits for the binds in flight."""
 POLL = 0.2
 """How often waits for leadership and the first listings look at the stop flag."""
 
@@ -48,7 +55,7 @@ class ServeOptions:
     """How to reach the cluster and where to serve the probes."""
 
     kubeconfig: str | None = None
-    bind_address: str = "0.0.0.0"
+    bind_address: str = DEFAULT_BIND_ADDRESS
     port: int = DEFAULT_PORT
     leader_elect: bool | None = None
     """None: the configuration's leaderElection.leaderElect."""
@@ -59,6 +66,8 @@ class ServeOptions:
     watch_timeout: float | None = None
     hostname: str = ""
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
+    binding_workers: int = DEFAULT_BINDING_WORKERS
+    """Binding cycles in flight at once."""
 
 
 class Server:
@@ -79,6 +88,8 @@ class Server:
         """Set once the scheduler is built and its loop runs."""
         self.lost = False
         self.session: ApiSession | None = None
+        self.leader_session: ApiSession | None = None
+        self.recorder: ApiEventRecorder | None = None
         self.cluster: ApiServerCluster | None = None
         self.elector: LeaderElector | None = None
         self.health: HealthServer | None = None
@@ -101,6 +112,8 @@ class Server:
             self._connect()
             if self._wait_to_lead() and self._wait_synced():
                 self._schedule()
+        except Stopped:
+            log.info("stopped before the API server answered")
         finally:
             self._shutdown()
         if self.lost:
@@ -110,9 +123,8 @@ class Server:
 
     def _connect(self) -> None:
         opts, conn = self.options, self.cfg.client_connection
-        self.session = ApiSession(
-            opts.kubeconfig or conn.kubeconfig or None, qps=conn.qps, burst=conn.burst
-        )
+        source = opts.kubeconfig or conn.kubeconfig or None
+        self.session = ApiSession(source, qps=conn.qps, burst=conn.burst, stopping=self.stopping)
         self.session.start()
         log.info("connected to %s", self.session.server)
         self.cluster = ApiServerCluster(
@@ -123,8 +135,17 @@ class Server:
         le = self.cfg.leader_election
         elect = le.leader_elect if opts.leader_elect is None else opts.leader_elect
         if elect:
+            # Its own connection, loop and thread: a renewal never waits behind anything else.
+            self.leader_session = ApiSession(
+                source,
+                qps=conn.qps,
+                burst=conn.burst,
+                stopping=self.stopping,
+                request_timeout=le.renew_deadline.total_seconds(),
+            )
+            self.leader_session.start()
             self.elector = LeaderElector(
-                self.session,
+                self.leader_session,
                 namespace=le.resource_namespace,
                 name=le.resource_name,
                 lease_duration=le.lease_duration.total_seconds(),
@@ -133,7 +154,7 @@ class Server:
                 identity=opts.identity,
                 on_stopped_leading=self.cluster.wake,
             )
-            self.session.spawn(self.elector.run())
+            self.leader_session.spawn(self.elector.run())
         elector, cluster = self.elector, self.cluster
         self.health = HealthServer(
             opts.bind_address,
@@ -179,7 +200,9 @@ class Server:
         assert self.session is not None and self.cluster is not None
         opts, cluster = self.options, self.cluster
         recorder = ApiEventRecorder(self.session, self._controller_of, opts.hostname)
-        self.session.spawn(recorder.maintain())
+        self.recorder = recorder
+        self.session.spawn(recorder.run())
+        binder: ConcurrentBinder[Any] = ConcurrentBinder(opts.binding_workers, cluster.notify)
         with cluster.consistent():
             self.scheduler = build_scheduler(
                 self.cfg,
@@ -192,10 +215,17 @@ class Server:
                 metrics=self.metrics,
                 cycle_timeout=opts.cycle_timeout,
                 feature_gates=opts.feature_gates,
+                binder=binder,
             )
         self.loop = LiveLoop(self.scheduler, cluster.wait_for_changes, self._should_stop)
         self.scheduling.set()
-        self.loop.run()
+        try:
+            self.loop.run()
+            if not self.lost:  # let the binds in flight land and be accounted for
+                binder.wait(BIND_DRAIN)
+                self.scheduler.pump_bindings()
+        finally:
+            binder.close()
 
     def _should_stop(self) -> bool:
         if self.elector is not None and self.elector.lost.is_set():
@@ -204,12 +234,18 @@ class Server:
 
     def _shutdown(self) -> None:
         self.stopping.set()
-        if self.session is not None and self.elector is not None and not self.lost:
+        if self.session is not None and self.recorder is not None:
+            with contextlib.suppress(Exception):
+                self.session.call(self.recorder.drain(2.0), timeout=3.0)
+        leader = self.leader_session
+        if leader is not None and self.elector is not None and not self.lost:
             try:
-                self.session.call(self.elector.release(), timeout=5.0)
+                leader.call(self.elector.release(), timeout=5.0)
             except Exception as exc:  # the API server may be gone already
                 log.warning("could not release the lease: %s", exc)
         if self.health is not None:
             self.health.close()
         if self.session is not None:
             self.session.close()
+        if self.leader_session is not None:
+            self.leader_session.close()

@@ -288,7 +288,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(code, StatusError(code, "Injected", f"injected failure {code}").status())
             return
         if url.path.rstrip("/") == "/version":
-            self._send(200, {"major": "1", "minor": "33", "gitVersion": "v1.33.0"})
+            self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
             return
         try:
             self._route(method, url.path, query, body)
@@ -303,7 +303,7 @@ class _Handler(BaseHTTPRequestHandler):
         ns, name, sub = matched["ns"] or "", matched["name"], matched["sub"]
         state = self.api.state
         if name is None:
-            if method == "GET" and query.get("watch") in ("true", "1"):
+            if method == "GET" and query.get("watch") in ("true", "True", "1"):
                 self._watch(resource, ns, query)
             elif method == "GET":
                 self._send(200, self._list(resource, ns, query))

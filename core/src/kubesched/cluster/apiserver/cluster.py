@@ -108,6 +108,10 @@ class ApiServerCluster:
         """Block until a change arrives, `wake` is called or `timeout` seconds pass."""
         return self._woken or self.stores.changed.wait(timeout)
 
+    def notify(self) -> None:
+        """Wake whoever waits for changes once (a bind in flight has finished)."""
+        self.stores.changed.set()
+
     def wake(self) -> None:
         """Wake whoever waits for changes, now and from now on (to stop)."""
         self._woken = True

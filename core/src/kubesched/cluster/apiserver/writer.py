@@ -8,7 +8,10 @@
   status does (upstream's UpdatePodCondition).
 - Deletion: a plain DELETE (preemption's victims); a pod already gone is not an error.
 
-Each call blocks the scheduler's thread until the server answers, and raises
+Binds and status patches each go through a client of their own (`binding`,
+`status`), so that neither waits behind the other's rate limit. Each call
+blocks the calling thread (the scheduler's, or a binding worker's) until the
+server answers, and raises
 ApiError with the server's message when it refuses.
 """
 
@@ -84,6 +87,9 @@ class PodWriter:
     def __init__(self, session: ApiSession, stores: Stores) -> None:
         self.session = session
         self.stores = stores
+        self.binding = session.client("binding")
+        """Binds have a client (and a rate limiter) of their own, as status patches do."""
+        self.status = session.client("status")
 
     def _path(self, pod: Pod, *rest: str) -> tuple[str, str]:
         return api_path("v1", "pods", pod.metadata.namespace, pod.metadata.name, *rest)
@@ -99,7 +105,7 @@ class PodWriter:
             },
             "target": {"apiVersion": "v1", "kind": "Node", "name": node_name},
         }
-        coro = self.session.checked("POST", "v1", self._path(pod, "binding"), body=binding)
+        coro = self.binding.checked("POST", "v1", self._path(pod, "binding"), body=binding)
         self.session.call(coro, self.session.request_timeout * 2)
 
     def delete_pod(self, pod: Pod, reason: str = "") -> None:
@@ -133,7 +139,7 @@ class PodWriter:
         delay = RETRY_FIRST
         for step in range(RETRY_STEPS):
             try:
-                return await self.session.checked(
+                return await self.status.checked(
                     "PATCH",
                     "v1",
                     self._path(pod, "status"),
