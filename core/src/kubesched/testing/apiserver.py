@@ -13,6 +13,7 @@ ADDED, MODIFIED, DELETED, BOOKMARK and ERROR events (410 Gone after
 `compact`), create, get, replace with resourceVersion preconditions (409
 Conflict), strategic merge and merge patches (the status subresource too),
 delete, the pods/binding subresource (409 for a bound pod) and /version.
+Tests can also make chosen requests slow (`slow`).
 Requests need the bearer token of the kubeconfig it writes. Tests can make
 it fail requests (`fail`), drop every open watch (`drop_watches`) and read
 what it was asked (`requests`). It is not an API server: no admission, no
@@ -93,6 +94,7 @@ class FakeApiServer:
         self.state = State()
         self.requests: list[Request] = []
         self._failures: list[_Failure] = []
+        self._slow: list[tuple[str, re.Pattern[str], float]] = []
         self._drops = 0
         self._stopping = False
         self._lock = threading.Lock()
@@ -186,6 +188,16 @@ class FakeApiServer:
                 _Failure(method, re.compile(path_pattern), code, times, when, None)
             )
 
+    def slow(self, method: str, path_pattern: str, seconds: float) -> None:
+        """Answer every request matching method and path (a regex searched in it) only after
+        `seconds` (an API server under load); `seconds=0` ends it."""
+        with self._lock:
+            self._slow = [
+                (m, p, d) for m, p, d in self._slow if (m, p.pattern) != (method, path_pattern)
+            ]
+            if seconds > 0:
+                self._slow.append((method, re.compile(path_pattern), seconds))
+
     def clear_failures(self) -> None:
         """Serve every request again."""
         with self._lock:
@@ -233,6 +245,10 @@ class FakeApiServer:
     def _injected(self, request: Request) -> int | None:
         action = None
         with self._lock:
+            delay = next(
+                (d for m, p, d in self._slow if m == request.method and p.search(request.path)),
+                0.0,
+            )
             for failure in self._failures:
                 if (
                     failure.times
@@ -245,6 +261,8 @@ class FakeApiServer:
                         return failure.code
                     action = failure.before
                     break
+        if delay:
+            time.sleep(delay)
         if action is not None:
             action()
         return None
