@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -23,11 +24,19 @@ from .test_run_binds import node_of
 from .test_run_leader import holder
 
 SERVING = re.compile(rb"serving /healthz, /readyz and /metrics on 127\.0\.0\.1:(\d+)")
+METRICS_READER = "metrics-reader-token"
 
 
-def fetch(port: int, path: str) -> tuple[int, str]:
+def fetch(port: int, path: str, token: str | None = METRICS_READER) -> tuple[int, str]:
+    """GET over HTTPS (the self-signed certificate is not checked), with a bearer token."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    request = urllib.request.Request(f"https://127.0.0.1:{port}{path}")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+        with urllib.request.urlopen(request, timeout=5, context=context) as answer:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
@@ -54,6 +63,8 @@ def test_kubesched_run_serves_probes_and_stops_on_sigterm(
 ) -> None:
     config = tmp_path / "config.yaml"
     config.write_text(config_text(elect=True))
+    apiserver.users = {METRICS_READER: "prometheus", "nobody-token": "nobody"}
+    apiserver.allowed = {("prometheus", "get", "/metrics")}
     apiserver.create(make_node("n1").capacity(cpu="2", memory="4Gi").obj())
     apiserver.create(make_pod("web").scheduler_name(SCHEDULER).req(cpu="1").obj())
     process = subprocess.Popen(
@@ -82,6 +93,13 @@ def test_kubesched_run_serves_probes_and_stops_on_sigterm(
         )
         apiserver.wait_for(lambda: scheduled in fetch(port, "/metrics")[1])
         assert "scheduler_pending_pods" in fetch(port, "/metrics")[1]
+        assert fetch(port, "/healthz", token=None) == (200, "ok")  # health: anonymous
+        assert fetch(port, "/metrics", token=None)[0] == 401
+        assert fetch(port, "/metrics", token="unknown-token")[0] == 401
+        assert fetch(port, "/metrics", token="nobody-token") == (
+            403,
+            'forbidden: User "nobody" cannot get path "/metrics"\n',
+        )
         assert fetch(port, "/nope")[0] == 404
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0

@@ -69,14 +69,30 @@ def apply_client_flags(
     "--bind-address",
     default="127.0.0.1",
     show_default=True,
-    help="Address to serve /healthz, /readyz and /metrics on (plain HTTP).",
+    help="Address to serve /healthz, /readyz and /metrics on (0.0.0.0: every interface).",
+)
+@click.option(
+    "--tls-cert-file",
+    type=click.Path(dir_okay=False, exists=True),
+    help="The serving certificate (PEM). Default: a self-signed one made at start.",
+)
+@click.option(
+    "--tls-private-key-file",
+    type=click.Path(dir_okay=False, exists=True),
+    help="The key of --tls-cert-file (PEM).",
+)
+@click.option(
+    "--insecure-serving",
+    is_flag=True,
+    help="Serve plain HTTP with /metrics open to anyone who can connect (local use only).",
 )
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),
     default=10259,
     show_default=True,
-    help="Port of /healthz, /readyz and /metrics; 0 picks a free one.",
+    help="Port of /healthz, /readyz and /metrics (HTTPS; /metrics authorized through the "
+    "API server); 0 picks a free one.",
 )
 @click.option(
     "--leader-elect/--no-leader-elect",
@@ -112,6 +128,9 @@ def command(
     config: Path | None,
     kubeconfig: str | None,
     bind_address: str,
+    tls_cert_file: str | None,
+    tls_private_key_file: str | None,
+    insecure_serving: bool,
     port: int,
     leader_elect: bool | None,
     cycle_timeout: float,
@@ -126,6 +145,8 @@ def command(
         cfg, profiles = load_profiles(config, registry)
     except ConfigError as exc:
         raise InputError("; ".join(exc.errors), file=exc.file) from None
+    if bool(tls_cert_file) != bool(tls_private_key_file):
+        raise click.UsageError("--tls-cert-file and --tls-private-key-file go together")
     cfg = apply_client_flags(cfg, config, kube_api_qps, kube_api_burst)
     from kubesched.cli.serve import ServeOptions, Server
 
@@ -150,6 +171,9 @@ def command(
         kubeconfig=kubeconfig,
         bind_address=bind_address,
         port=port,
+        secure=not insecure_serving,
+        tls_cert_file=tls_cert_file,
+        tls_private_key_file=tls_private_key_file,
         leader_elect=leader_elect,
         cycle_timeout=cycle_timeout or None,
         seed=seed,

@@ -30,6 +30,7 @@ from kubesched.cluster.apiserver import (
     LeaderElector,
     Stopped,
 )
+from kubesched.cluster.apiserver.secure import DelegatedAuth, file_context, self_signed_context
 from kubesched.config import KubeSchedulerConfiguration
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import Registry
@@ -68,6 +69,10 @@ class ServeOptions:
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
     binding_workers: int = DEFAULT_BINDING_WORKERS
     """Binding cycles in flight at once."""
+    secure: bool = True
+    """HTTPS, /metrics authorized by the API server (False: plain HTTP, no authorization)."""
+    tls_cert_file: str | None = None
+    tls_private_key_file: str | None = None
 
 
 class Server:
@@ -156,6 +161,13 @@ class Server:
             )
             self.leader_session.spawn(self.elector.run())
         elector, cluster = self.elector, self.cluster
+        tls, auth = None, None
+        if opts.secure:
+            if opts.tls_cert_file and opts.tls_private_key_file:
+                tls = file_context(opts.tls_cert_file, opts.tls_private_key_file)
+            else:
+                tls = self_signed_context()
+            auth = DelegatedAuth(self.session)
         self.health = HealthServer(
             opts.bind_address,
             opts.port,
@@ -163,9 +175,18 @@ class Server:
             | ({"leaderElection": elector.healthy} if elector is not None else {}),
             ready={"informerSync": cluster.synced, "shutdown": lambda: not self.stopping.is_set()},
             metrics=self._exposition,
+            tls=tls,
+            authorize=auth.check if auth is not None else None,
         )
         self.health.start()
-        log.info("serving /healthz, /readyz and /metrics on %s:%d", opts.bind_address, self.port)
+        scheme = "https" if tls is not None else "http"
+        log.info(
+            "serving /healthz, /readyz and /metrics on %s:%d (%s%s)",
+            opts.bind_address,
+            self.port,
+            scheme,
+            ", /metrics authorized by the API server" if auth is not None else "",
+        )
 
     def _exposition(self) -> bytes:
         return self.metrics.exposition()

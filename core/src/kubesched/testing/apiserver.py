@@ -13,7 +13,8 @@ ADDED, MODIFIED, DELETED, BOOKMARK and ERROR events (410 Gone after
 `compact`), create, get, replace with resourceVersion preconditions (409
 Conflict), strategic merge and merge patches (the status subresource too),
 delete, the pods/binding subresource (409 for a bound pod) and /version.
-Tests can also make chosen requests slow (`slow`).
+Tests can also make chosen requests slow (`slow`). TokenReview and
+SubjectAccessReview answer from `users` and `allowed`.
 Requests need the bearer token of the kubeconfig it writes. Tests can make
 it fail requests (`fail`), drop every open watch (`drop_watches`) and read
 what it was asked (`requests`). It is not an API server: no admission, no
@@ -95,6 +96,10 @@ class FakeApiServer:
         self.requests: list[Request] = []
         self._failures: list[_Failure] = []
         self._slow: list[tuple[str, re.Pattern[str], float]] = []
+        self.users: dict[str, str] = {}
+        """Bearer tokens TokenReview authenticates, and as whom."""
+        self.allowed: set[tuple[str, str, str]] = set()
+        """(user, verb, non-resource path) SubjectAccessReview allows."""
         self._drops = 0
         self._stopping = False
         self._lock = threading.Lock()
@@ -242,6 +247,22 @@ class FakeApiServer:
 
     # -- serving ---------------------------------------------------------------------
 
+    def _review(self, path: str, body: Any) -> dict[str, Any] | None:
+        """TokenReview (a token of `users` authenticates as that user) and
+        SubjectAccessReview (`allowed` lists the (user, verb, path) allowed), else None."""
+        if path == "/apis/authentication.k8s.io/v1/tokenreviews":
+            user = self.users.get(str((body.get("spec") or {}).get("token") or ""))
+            status: dict[str, Any] = {"authenticated": user is not None}
+            if user is not None:
+                status["user"] = {"username": user, "groups": ["system:authenticated"]}
+            return {**body, "status": status}
+        if path == "/apis/authorization.k8s.io/v1/subjectaccessreviews":
+            spec = body.get("spec") or {}
+            attributes = spec.get("nonResourceAttributes") or {}
+            wanted = (spec.get("user"), attributes.get("verb"), attributes.get("path"))
+            return {**body, "status": {"allowed": wanted in self.allowed}}
+        return None
+
     def _injected(self, request: Request) -> int | None:
         action = None
         with self._lock:
@@ -307,6 +328,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if url.path.rstrip("/") == "/version":
             self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
+            return
+        review = self.api._review(url.path, body)
+        if review is not None:
+            self._send(201, review)
             return
         try:
             self._route(method, url.path, query, body)
