@@ -92,7 +92,20 @@ def test_kubesched_run_serves_probes_and_stops_on_sigterm(
             'scheduler_schedule_attempts_total{profile="my-scheduler",result="scheduled"} 1.0'
         )
         apiserver.wait_for(lambda: scheduled in fetch(port, "/metrics")[1])
-        assert "scheduler_pending_pods" in fetch(port, "/metrics")[1]
+        metrics = fetch(port, "/metrics")[1]
+        assert "scheduler_pending_pods" in metrics
+        for family in (
+            'leader_election_master_status{name="my-scheduler"} 1.0',
+            'rest_client_requests_total{code="201",host="127.0.0.1:',
+            'rest_client_request_duration_seconds_bucket{host="127.0.0.1:',
+            "process_cpu_seconds_total ",
+            "process_resident_memory_bytes ",
+            'scheduler_event_handling_duration_seconds_count{event="NodeAdd"}',
+            "# TYPE scheduler_inflight_events gauge",
+            "# TYPE scheduler_queueing_hint_execution_duration_seconds histogram",
+            "# TYPE scheduler_goroutines gauge",
+        ):
+            assert family in metrics, family
         assert fetch(port, "/healthz", token=None) == (200, "ok")  # health: anonymous
         assert fetch(port, "/metrics", token=None)[0] == 401
         assert fetch(port, "/metrics", token="unknown-token")[0] == 401

@@ -30,6 +30,7 @@ from kubesched.cluster.apiserver import (
     LeaderElector,
     Stopped,
 )
+from kubesched.cluster.apiserver.metrics import ClientMetrics
 from kubesched.cluster.apiserver.secure import DelegatedAuth, file_context, self_signed_context
 from kubesched.config import KubeSchedulerConfiguration
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
@@ -94,6 +95,7 @@ class Server:
         self.lost = False
         self.session: ApiSession | None = None
         self.leader_session: ApiSession | None = None
+        self.client_metrics: ClientMetrics | None = None
         self.recorder: ApiEventRecorder | None = None
         self.cluster: ApiServerCluster | None = None
         self.elector: LeaderElector | None = None
@@ -132,6 +134,8 @@ class Server:
         self.session = ApiSession(source, qps=conn.qps, burst=conn.burst, stopping=self.stopping)
         self.session.start()
         log.info("connected to %s", self.session.server)
+        self.client_metrics = ClientMetrics(self.session.server)
+        self.session.observers.append(self.client_metrics.observe)
         self.cluster = ApiServerCluster(
             self.session, backoff=opts.backoff, watch_timeout=opts.watch_timeout
         )
@@ -149,6 +153,7 @@ class Server:
                 request_timeout=le.renew_deadline.total_seconds(),
             )
             self.leader_session.start()
+            self.leader_session.observers.append(self.client_metrics.observe)
             self.elector = LeaderElector(
                 self.leader_session,
                 namespace=le.resource_namespace,
@@ -160,6 +165,7 @@ class Server:
                 on_stopped_leading=self.cluster.wake,
             )
             self.leader_session.spawn(self.elector.run())
+            self.client_metrics.follow_leader(le.resource_name, self.elector.leading.is_set)
         elector, cluster = self.elector, self.cluster
         tls, auth = None, None
         if opts.secure:
@@ -189,7 +195,8 @@ class Server:
         )
 
     def _exposition(self) -> bytes:
-        return self.metrics.exposition()
+        client = self.client_metrics.exposition() if self.client_metrics is not None else b""
+        return self.metrics.exposition() + client
 
     def _wait_to_lead(self) -> bool:
         if self.elector is None:

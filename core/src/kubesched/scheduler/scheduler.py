@@ -156,3 +156,5 @@ class Scheduler(ScheduleOne, EventHandlers):
             self.metrics.set_pending(queue, count)
         cache = self.cache
         self.metrics.set_cache_size(cache.num_nodes, cache.num_pods, cache.num_assumed_pods)
+        self.metrics.set_inflight_events(self.queue.in_flight_events())
+        self.metrics.set_goroutines("binding", len(self.binder) if self.binder is not None else 0)
