@@ -137,7 +137,10 @@ class Server:
         self.client_metrics = ClientMetrics(self.session.server)
         self.session.observers.append(self.client_metrics.observe)
         self.cluster = ApiServerCluster(
-            self.session, backoff=opts.backoff, watch_timeout=opts.watch_timeout
+            self.session,
+            backoff=opts.backoff,
+            watch_timeout=opts.watch_timeout,
+            asynchronous_status=True,
         )
         if not self.cfg.delay_cache_until_active:
             self.cluster.start()

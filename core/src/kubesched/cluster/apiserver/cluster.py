@@ -66,6 +66,7 @@ class ApiServerCluster:
         *,
         backoff: Backoff | None = None,
         watch_timeout: float | None = None,
+        asynchronous_status: bool = False,
     ) -> None:
         self.session = session
         self.kinds = tuple(kinds)
@@ -80,7 +81,7 @@ class ApiServerCluster:
             )
             for kind in self.kinds
         }
-        self.writer = PodWriter(session, self.stores)
+        self.writer = PodWriter(session, self.stores, asynchronous_status=asynchronous_status)
         self._bound: dict[str, str] = {}
         """Pod uid -> the node a binding this scheduler wrote put it on, until watched."""
         self._tasks: list[Any] = []
