@@ -17,7 +17,7 @@ a pod that fails after an event that would have moved it is requeued at once.
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -142,11 +142,7 @@ class SchedulingQueue:
 
     def in_flight_events(self) -> dict[str, int]:
         """The events recorded while pods were in flight, by label (scheduler_inflight_events)."""
-        counts: dict[str, int] = {}
-        for recorded in self._in_flight_events:
-            label = event_label(recorded.event)
-            counts[label] = counts.get(label, 0) + 1
-        return counts
+        return dict(Counter(event_label(r.event) for r in self._in_flight_events))
 
     def in_flight(self) -> int:
         return len(self._in_flight)

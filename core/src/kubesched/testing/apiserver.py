@@ -48,6 +48,7 @@ from kubesched.api import (
     VolumeAttachment,
     unstructure,
 )
+from kubesched.testing._apiserver_reviews import answer_review
 from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
 
 TOKEN = "kubesched-test-token"
@@ -96,10 +97,8 @@ class FakeApiServer:
         self.requests: list[Request] = []
         self._failures: list[_Failure] = []
         self._slow: list[tuple[str, re.Pattern[str], float]] = []
-        self.users: dict[str, str] = {}
-        """Bearer tokens TokenReview authenticates, and as whom."""
-        self.allowed: set[tuple[str, str, str]] = set()
-        """(user, verb, non-resource path) SubjectAccessReview allows."""
+        self.users: dict[str, str] = {}  # token -> user, for TokenReview
+        self.allowed: set[tuple[str, str, str]] = set()  # (user, verb, path) allowed
         self._drops = 0
         self._stopping = False
         self._lock = threading.Lock()
@@ -194,12 +193,9 @@ class FakeApiServer:
             )
 
     def slow(self, method: str, path_pattern: str, seconds: float) -> None:
-        """Answer every request matching method and path (a regex searched in it) only after
-        `seconds` (an API server under load); `seconds=0` ends it."""
+        """Answer requests matching method and path (regex) after `seconds`; 0 ends it."""
         with self._lock:
-            self._slow = [
-                (m, p, d) for m, p, d in self._slow if (m, p.pattern) != (method, path_pattern)
-            ]
+            self._slow = [x for x in self._slow if (x[0], x[1].pattern) != (method, path_pattern)]
             if seconds > 0:
                 self._slow.append((method, re.compile(path_pattern), seconds))
 
@@ -246,22 +242,6 @@ class FakeApiServer:
         raise AssertionError(f"timed out after {timeout}s waiting for {predicate}")
 
     # -- serving ---------------------------------------------------------------------
-
-    def _review(self, path: str, body: Any) -> dict[str, Any] | None:
-        """TokenReview (a token of `users` authenticates as that user) and
-        SubjectAccessReview (`allowed` lists the (user, verb, path) allowed), else None."""
-        if path == "/apis/authentication.k8s.io/v1/tokenreviews":
-            user = self.users.get(str((body.get("spec") or {}).get("token") or ""))
-            status: dict[str, Any] = {"authenticated": user is not None}
-            if user is not None:
-                status["user"] = {"username": user, "groups": ["system:authenticated"]}
-            return {**body, "status": status}
-        if path == "/apis/authorization.k8s.io/v1/subjectaccessreviews":
-            spec = body.get("spec") or {}
-            attributes = spec.get("nonResourceAttributes") or {}
-            wanted = (spec.get("user"), attributes.get("verb"), attributes.get("path"))
-            return {**body, "status": {"allowed": wanted in self.allowed}}
-        return None
 
     def _injected(self, request: Request) -> int | None:
         action = None
@@ -329,7 +309,7 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path.rstrip("/") == "/version":
             self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
             return
-        review = self.api._review(url.path, body)
+        review = answer_review(url.path, body, self.api.users, self.api.allowed)
         if review is not None:
             self._send(201, review)
             return
