@@ -13,6 +13,8 @@ ADDED, MODIFIED, DELETED, BOOKMARK and ERROR events (410 Gone after
 `compact`), create, get, replace with resourceVersion preconditions (409
 Conflict), strategic merge and merge patches (the status subresource too),
 delete, the pods/binding subresource (409 for a bound pod) and /version.
+Tests can also make chosen requests slow (`slow`). TokenReview and
+SubjectAccessReview answer from `users` and `allowed`.
 Requests need the bearer token of the kubeconfig it writes. Tests can make
 it fail requests (`fail`), drop every open watch (`drop_watches`) and read
 what it was asked (`requests`). It is not an API server: no admission, no
@@ -46,6 +48,7 @@ from kubesched.api import (
     VolumeAttachment,
     unstructure,
 )
+from kubesched.testing._apiserver_reviews import answer_review
 from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
 
 TOKEN = "kubesched-test-token"
@@ -93,6 +96,9 @@ class FakeApiServer:
         self.state = State()
         self.requests: list[Request] = []
         self._failures: list[_Failure] = []
+        self._slow: list[tuple[str, re.Pattern[str], float]] = []
+        self.users: dict[str, str] = {}  # token -> user, for TokenReview
+        self.allowed: set[tuple[str, str, str]] = set()  # (user, verb, path) allowed
         self._drops = 0
         self._stopping = False
         self._lock = threading.Lock()
@@ -186,6 +192,13 @@ class FakeApiServer:
                 _Failure(method, re.compile(path_pattern), code, times, when, None)
             )
 
+    def slow(self, method: str, path_pattern: str, seconds: float) -> None:
+        """Answer requests matching method and path (regex) after `seconds`; 0 ends it."""
+        with self._lock:
+            self._slow = [x for x in self._slow if (x[0], x[1].pattern) != (method, path_pattern)]
+            if seconds > 0:
+                self._slow.append((method, re.compile(path_pattern), seconds))
+
     def clear_failures(self) -> None:
         """Serve every request again."""
         with self._lock:
@@ -233,6 +246,10 @@ class FakeApiServer:
     def _injected(self, request: Request) -> int | None:
         action = None
         with self._lock:
+            delay = next(
+                (d for m, p, d in self._slow if m == request.method and p.search(request.path)),
+                0.0,
+            )
             for failure in self._failures:
                 if (
                     failure.times
@@ -245,6 +262,8 @@ class FakeApiServer:
                         return failure.code
                     action = failure.before
                     break
+        if delay:
+            time.sleep(delay)
         if action is not None:
             action()
         return None
@@ -288,7 +307,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(code, StatusError(code, "Injected", f"injected failure {code}").status())
             return
         if url.path.rstrip("/") == "/version":
-            self._send(200, {"major": "1", "minor": "33", "gitVersion": "v1.33.0"})
+            self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
+            return
+        review = answer_review(url.path, body, self.api.users, self.api.allowed)
+        if review is not None:
+            self._send(201, review)
             return
         try:
             self._route(method, url.path, query, body)
@@ -303,7 +326,7 @@ class _Handler(BaseHTTPRequestHandler):
         ns, name, sub = matched["ns"] or "", matched["name"], matched["sub"]
         state = self.api.state
         if name is None:
-            if method == "GET" and query.get("watch") in ("true", "1"):
+            if method == "GET" and query.get("watch") in ("true", "True", "1"):
                 self._watch(resource, ns, query)
             elif method == "GET":
                 self._send(200, self._list(resource, ns, query))
