@@ -203,3 +203,24 @@ def test_the_command_runs_with_upstreams_roles_and_stops_on_sigterm(
     assert process.returncode == 0, stderr
     assert "forbidden" not in stderr.lower(), stderr
     assert not admin.request("GET", LEASE)["spec"].get("holderIdentity")
+
+
+def test_simulate_reads_the_live_cluster_read_only(
+    plane: ControlPlane, admin: AdminClient, capsys: Any
+) -> None:
+    from kubesched.cli.main import main
+
+    admin.create(make_node("n1").capacity(cpu="2", memory="4Gi", pods="110").obj())
+    admin.create(make_node("n2").capacity(cpu="4", memory="8Gi", pods="110").obj())
+    admin.create(make_pod("a-running").node("n2").req(cpu="3").obj())
+    admin.create(make_pod("b-web").label("app", "web").req(cpu="1").obj())
+    admin.create(make_pod("c-huge").label("app", "batch").req(cpu="8").obj())
+    before = admin.request("GET", PODS)["metadata"]["resourceVersion"]
+    main(["simulate", "--kubeconfig", str(plane.kubeconfig("scheduler")), "-o", "json"])
+    document = json.loads(capsys.readouterr().out)
+    placed = {r["pod"]: r["node"] for r in document["results"]}
+    assert placed == {"default/b-web": "n1", "default/c-huge": None}
+    huge = next(r for r in document["results"] if r["pod"] == "default/c-huge")
+    assert huge["message"].startswith("0/2 nodes are available: 2 Insufficient cpu.")
+    assert admin.request("GET", PODS)["metadata"]["resourceVersion"] == before  # nothing written
+    assert node_of(admin, "b-web") == ""

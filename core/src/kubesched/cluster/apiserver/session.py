@@ -119,8 +119,11 @@ class ApiSession:
         request_timeout: float = 10.0,
         qps: float = 50.0,
         burst: int = 100,
+        context: str | None = None,
     ) -> None:
         self.kubeconfig = kubeconfig or None
+        self.context = context or None
+        """A context of the kubeconfig other than its current one."""
         self.request_timeout = request_timeout
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._serve, name="kubesched-apiserver", daemon=True)
@@ -140,7 +143,7 @@ class ApiSession:
         self._thread.start()
 
         async def connect() -> Any:
-            return await kr8s.api(kubeconfig=self.kubeconfig)
+            return await kr8s.api(kubeconfig=self.kubeconfig, context=self.context)
 
         try:
             self._api = self.call(connect(), timeout=self.request_timeout * 3)
