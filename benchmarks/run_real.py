@@ -14,6 +14,8 @@ deleted between runs.
 
     uv run python benchmarks/run_real.py                 # 500 nodes + 2,000 pods, 1,000 + 5,000
     uv run python benchmarks/run_real.py --quick         # 100 nodes + 300 pods
+    uv run python benchmarks/run_real.py --kubesched-src OTHER/core/src --label other
+                                                   # kubesched's core from another checkout
 
 Prints JSON and writes it to benchmarks/results/run_real.json. Without the
 binaries it prints why it was skipped and exits 0.
@@ -173,6 +175,7 @@ def measure(
     pods: int,
     workdir: Path,
     timeout: float,
+    kubesched_src: Path | None = None,
 ) -> dict[str, Any]:
     admin = plane.admin()
     try:
@@ -184,9 +187,12 @@ def measure(
         cfg.write_text(config(plane.kubeconfig("scheduler")))
         watch = BindWatch(plane, since, pods)
         log = (workdir / f"{which}-{nodes}-{pods}.log").open("wb")
+        env = dict(os.environ)
+        if which == "kubesched" and kubesched_src is not None:
+            env["PYTHONPATH"] = str(kubesched_src)
         started = time.monotonic()
         process = subprocess.Popen(
-            command(which, binaries, cfg), stdout=log, stderr=subprocess.STDOUT
+            command(which, binaries, cfg), stdout=log, stderr=subprocess.STDOUT, env=env
         )
         try:
             finished = watch.done.wait(timeout)
@@ -228,6 +234,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--timeout", type=float, default=600.0, help="Seconds a run may take.")
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--kubesched-src",
+        type=Path,
+        help="Import kubesched's core from this source folder (another checkout's core/src) "
+        "to measure that version; the installed plugins are used as they are.",
+    )
+    parser.add_argument("--label", default="", help="A label for this sitting, in the JSON.")
     args = parser.parse_args(argv)
     binaries = ControlPlaneBinaries.from_environment()
     if isinstance(binaries, str):
@@ -245,12 +258,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             for nodes, pods in QUICK if args.quick else SHAPES:
                 for which in schedulers:
                     before = load_average()
-                    run = measure(plane, binaries, which, nodes, pods, workdir, args.timeout)
+                    run = measure(
+                        plane,
+                        binaries,
+                        which,
+                        nodes,
+                        pods,
+                        workdir,
+                        args.timeout,
+                        args.kubesched_src,
+                    )
                     run["loadAverage"] = {"before": before, "after": load_average()}
                     print(json.dumps(run), file=sys.stderr)
                     runs.append(run)
     report = {
         "benchmark": "run_real",
+        "label": args.label,
+        "kubeschedSrc": str(args.kubesched_src or ""),
         "qps": QPS,
         "burst": BURST,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},

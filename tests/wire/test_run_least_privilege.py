@@ -15,16 +15,16 @@ import pytest
 
 from kubesched.cluster.apiserver import KINDS
 from kubesched.testing import make_node, make_pod
-from kubesched.testing._rbac import allows
-from kubesched.testing.apiserver import SCHEDULER_ROLES, TOKEN, FakeApiServer
+from kubesched.testing.apiserver import TOKEN
+from kubesched.testing.rbac import SCHEDULER_ROLES, RbacApiServer, allows
 
 from .conftest import SCHEDULER, Running
 from .test_run_binds import condition, events, node_of
 
 
 @pytest.fixture
-def apiserver() -> Iterator[FakeApiServer]:
-    with FakeApiServer(roles=SCHEDULER_ROLES) as server:
+def apiserver() -> Iterator[RbacApiServer]:
+    with RbacApiServer() as server:
         yield server
 
 
@@ -38,7 +38,7 @@ def test_every_followed_kind_is_allowed_by_upstreams_roles(kind: Any) -> None:
         assert allows(SCHEDULER_ROLES, verb, group_of(kind.group_version), kind.plural, "", "")
 
 
-def test_the_roles_refuse_priority_classes_over_the_wire(apiserver: FakeApiServer) -> None:
+def test_the_roles_refuse_priority_classes_over_the_wire(apiserver: RbacApiServer) -> None:
     request = urllib.request.Request(
         f"{apiserver.url}/apis/scheduling.k8s.io/v1/priorityclasses",
         headers={"Authorization": f"Bearer {TOKEN}"},
@@ -56,7 +56,7 @@ def test_the_roles_refuse_priority_classes_over_the_wire(apiserver: FakeApiServe
 
 
 def test_run_needs_nothing_beyond_upstreams_roles(
-    apiserver: FakeApiServer, start_scheduler: Callable[..., Running]
+    apiserver: RbacApiServer, start_scheduler: Callable[..., Running]
 ) -> None:
     apiserver.create(make_node("n1").capacity(cpu="2", memory="4Gi").obj())
     apiserver.create(make_pod("web").scheduler_name(SCHEDULER).req(cpu="1").priority(0).obj())

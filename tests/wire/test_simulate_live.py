@@ -14,7 +14,7 @@ import pytest
 from kubesched.api import unstructure
 from kubesched.cli.main import main
 from kubesched.testing import make_node, make_pod
-from kubesched.testing.apiserver import SCHEDULER_ROLES, FakeApiServer
+from kubesched.testing.rbac import RbacApiServer
 
 OBJECTS = [
     make_node("n1").capacity(cpu="2", memory="4Gi").label("zone", "a").obj(),
@@ -27,8 +27,8 @@ OBJECTS = [
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[FakeApiServer]:
-    with FakeApiServer(roles=SCHEDULER_ROLES) as server:
+def cluster(tmp_path: Path) -> Iterator[RbacApiServer]:
+    with RbacApiServer() as server:
         for obj in OBJECTS:
             server.create(obj)
         yield server
@@ -60,7 +60,7 @@ def failing(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 
 def test_a_live_cluster_simulates_as_its_manifest_does(
-    cluster: FakeApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cluster: RbacApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     kubeconfig = str(cluster.write_kubeconfig(tmp_path / "kubeconfig"))
     live = simulate(capsys, "--kubeconfig", kubeconfig)
@@ -73,7 +73,7 @@ def test_a_live_cluster_simulates_as_its_manifest_does(
 
 
 def test_the_selector_shows_only_matching_pods(
-    cluster: FakeApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cluster: RbacApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     kubeconfig = str(cluster.write_kubeconfig(tmp_path / "kubeconfig"))
     shown = simulate(capsys, "--kubeconfig", kubeconfig, "--selector", "app=web")
@@ -81,7 +81,7 @@ def test_the_selector_shows_only_matching_pods(
 
 
 def test_an_unknown_context_is_one_line_and_exit_2(
-    cluster: FakeApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cluster: RbacApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     kubeconfig = str(cluster.write_kubeconfig(tmp_path / "kubeconfig"))
     code, err = failing(capsys, "--kubeconfig", kubeconfig, "--context", "prod")
@@ -91,7 +91,7 @@ def test_an_unknown_context_is_one_line_and_exit_2(
 
 
 def test_a_named_context_is_used(
-    cluster: FakeApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cluster: RbacApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = cluster.write_kubeconfig(tmp_path / "kubeconfig")
     config = json.loads(path.read_text())
@@ -104,7 +104,7 @@ def test_a_named_context_is_used(
 
 
 def test_cluster_and_kubeconfig_together_are_a_usage_error(
-    cluster: FakeApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cluster: RbacApiServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     kubeconfig = str(cluster.write_kubeconfig(tmp_path / "kubeconfig"))
     code, err = failing(capsys, as_manifest(tmp_path), "--kubeconfig", kubeconfig)

@@ -13,10 +13,7 @@ ADDED, MODIFIED, DELETED, BOOKMARK and ERROR events (410 Gone after
 `compact`), create, get, replace with resourceVersion preconditions (409
 Conflict), strategic merge and merge patches (the status subresource too),
 delete, the pods/binding subresource (409 for a bound pod) and /version.
-Requests need the bearer token of the kubeconfig it writes. Given `roles`
-(`SCHEDULER_ROLES`: upstream's scheduler roles), it refuses with 403 what those
-rules do not allow, as RBAC does, and keeps the refused requests (`refused`).
-Tests can make
+Requests need the bearer token of the kubeconfig it writes. Tests can make
 it fail requests (`fail`), drop every open watch (`drop_watches`) and read
 what it was asked (`requests`). It is not an API server: no admission, no
 validation, no defaulting beyond uid, resourceVersion and creationTimestamp.
@@ -29,7 +26,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -50,16 +47,6 @@ from kubesched.api import (
     unstructure,
 )
 from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
-from kubesched.testing._rbac import (
-    SCHEDULER_ROLES,
-    SCHEDULER_USER,
-    Rule,
-    allows,
-    forbidden_message,
-    verb_of,
-)
-
-__all__ = ["SCHEDULER_ROLES", "TOKEN", "FakeApiServer", "Request", "Rule"]
 
 TOKEN = "kubesched-test-token"
 _KINDS: dict[type, tuple[str, str, str]] = {
@@ -102,12 +89,9 @@ class _Failure:
 class FakeApiServer:
     """The server; a context manager that starts and stops it."""
 
-    def __init__(self, roles: Sequence[Rule] | None = None) -> None:
+    def __init__(self) -> None:
         self.state = State()
         self.requests: list[Request] = []
-        self.roles = None if roles is None else tuple(roles)
-        """None: every request with the token is allowed; else only what these rules allow."""
-        self.refused: list[Request] = []
         self._failures: list[_Failure] = []
         self._drops = 0
         self._stopping = False
@@ -246,21 +230,8 @@ class FakeApiServer:
 
     # -- serving ---------------------------------------------------------------------
 
-    def _refusal(self, request: Request) -> str | None:
-        """Why RBAC refuses `request` (None when it is allowed or no roles are set)."""
-        matched = _PATH.match(request.path)
-        if self.roles is None or matched is None:
-            return None
-        group_version = matched["core"] or matched["group"]
-        group = "" if group_version == "v1" else group_version.rpartition("/")[0]
-        resource = matched["plural"] + (f"/{matched['sub']}" if matched["sub"] else "")
-        ns, name = matched["ns"] or "", matched["name"] or ""
-        verb = verb_of(request.method, request.query, bool(name))
-        if allows(self.roles, verb, group, resource, ns, name):
-            return None
-        with self._lock:
-            self.refused.append(request)
-        return forbidden_message(SCHEDULER_USER, verb, group, resource, ns, name)
+    def authorize(self, method: str, path: str, query: dict[str, str]) -> None:
+        """Raise StatusError (403) for a request to refuse: none here; `RbacApiServer` refuses."""
 
     def _injected(self, request: Request) -> int | None:
         action = None
@@ -315,10 +286,6 @@ class _Handler(BaseHTTPRequestHandler):
         if self.headers.get("Authorization") != f"Bearer {TOKEN}":
             self._send(401, StatusError(401, "Unauthorized", "Unauthorized").status())
             return
-        refusal = self.api._refusal(request)
-        if refusal is not None:
-            self._send(403, StatusError(403, "Forbidden", refusal).status())
-            return
         code = self.api._injected(request)
         if code is not None:
             self._send(code, StatusError(code, "Injected", f"injected failure {code}").status())
@@ -332,6 +299,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(exc.code, exc.status())
 
     def _route(self, method: str, path: str, query: dict[str, str], body: Any) -> None:
+        self.api.authorize(method, path, query)
         matched = _PATH.match(path)
         if matched is None:
             raise StatusError(404, "NotFound", f"the server could not find {path}")

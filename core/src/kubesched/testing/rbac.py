@@ -1,4 +1,8 @@
-"""Role-based access as the fake API server checks it: upstream's scheduler roles as data.
+"""A fake API server that refuses, as RBAC does, what upstream's scheduler roles refuse.
+
+    with RbacApiServer() as server:               # SCHEDULER_ROLES unless told otherwise
+        ...                                       # run a scheduler against it
+        assert server.refused == []               # the requests it answered 403
 
 `SCHEDULER_ROLES` holds the rules a kube-scheduler gets from a stock cluster's
 bootstrap policy: the cluster roles system:kube-scheduler and
@@ -12,9 +16,13 @@ API server's authorizer does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Iterable, Mapping, Sequence
 
 from attrs import frozen
+
+from kubesched.testing._apiserver_state import StatusError
+from kubesched.testing.apiserver import _PATH, FakeApiServer, Request
 
 SCHEDULER_USER = "system:kube-scheduler"
 _READ = frozenset({"get", "list", "watch"})
@@ -131,3 +139,37 @@ def forbidden_message(
         f'{subject} is forbidden: User "{user}" cannot {verb} resource "{resource}" '
         f'in API group "{group}" {where}'
     )
+
+
+def refusal(
+    rules: Iterable[Rule], method: str, query: Mapping[str, str], path: Mapping[str, str | None]
+) -> str | None:
+    """The API server's message refusing a request, or None when `rules` allow it. `path` holds
+    the request path's parts: core or group (version), plural, sub, ns and name."""
+    group_version = path["core"] or path["group"] or ""
+    group = "" if group_version == "v1" else group_version.rpartition("/")[0]
+    resource = f"{path['plural']}/{path['sub']}" if path["sub"] else str(path["plural"])
+    ns, name = path["ns"] or "", path["name"] or ""
+    verb = verb_of(method, query, bool(name))
+    if allows(rules, verb, group, resource, ns, name):
+        return None
+    return forbidden_message(SCHEDULER_USER, verb, group, resource, ns, name)
+
+
+class RbacApiServer(FakeApiServer):
+    """`FakeApiServer` answering 403 Forbidden, with the API server's message, to every request
+    `roles` do not allow; `refused` keeps those requests."""
+
+    def __init__(self, roles: Sequence[Rule] = SCHEDULER_ROLES) -> None:
+        super().__init__()
+        self.roles = tuple(roles)
+        self.refused: list[Request] = []
+        self._refused_lock = threading.Lock()
+
+    def authorize(self, method: str, path: str, query: dict[str, str]) -> None:
+        matched = _PATH.match(path)
+        why = None if matched is None else refusal(self.roles, method, query, matched.groupdict())
+        if why is not None:
+            with self._refused_lock:
+                self.refused.append(Request(method, path, query))
+            raise StatusError(403, "Forbidden", why)
