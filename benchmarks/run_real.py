@@ -6,9 +6,9 @@ serve every run; `KUBESCHED_REAL_SCHEDULER` names upstream's kube-scheduler.
 For each shape and each scheduler, in one sitting: the nodes (API objects only,
 no kubelets; upstream's SchedulingBasic node: 4 CPUs, 32 GiB, 110 pods) and the
 pending pods (SchedulingBasic's pod: 100m CPU, 500 MiB) are created, then the
-scheduler starts as the user system:kube-scheduler with qps 1,000, burst 2,000
-and leader election off, and the clock runs from its process start until a
-watch has seen every pod bound. Reported per run: seconds, pods/s, and the
+scheduler starts (as the user system:kube-scheduler unless `--user admin`)
+with qps 1,000, burst 2,000 and leader election off, and the clock runs from
+its process start until a watch has seen every pod bound. Reported per run: seconds, pods/s, and the
 CPU seconds the scheduler process used by then (user + system). Everything is
 deleted between runs.
 
@@ -176,6 +176,7 @@ def measure(
     workdir: Path,
     timeout: float,
     kubesched_src: Path | None = None,
+    user: str = "scheduler",
 ) -> dict[str, Any]:
     admin = plane.admin()
     try:
@@ -184,7 +185,7 @@ def measure(
         create_all(plane, PODS, [pod(i) for i in range(pods)])
         since = admin.request("GET", PODS, limit="1")["metadata"]["resourceVersion"]
         cfg = workdir / "scheduler-config.yaml"
-        cfg.write_text(config(plane.kubeconfig("scheduler")))
+        cfg.write_text(config(plane.kubeconfig(user)))
         watch = BindWatch(plane, since, pods)
         log = (workdir / f"{which}-{nodes}-{pods}.log").open("wb")
         env = dict(os.environ)
@@ -241,6 +242,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "to measure that version; the installed plugins are used as they are.",
     )
     parser.add_argument("--label", default="", help="A label for this sitting, in the JSON.")
+    parser.add_argument(
+        "--user",
+        choices=["scheduler", "admin"],
+        default="scheduler",
+        help="Who both schedulers are: system:kube-scheduler with upstream's roles (default), "
+        "or an admin (system:masters: every request allowed, exempt from API priority and "
+        "fairness; a kubesched older than its least-privilege support needs it).",
+    )
     args = parser.parse_args(argv)
     binaries = ControlPlaneBinaries.from_environment()
     if isinstance(binaries, str):
@@ -274,6 +283,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report = {
         "benchmark": "run_real",
         "label": args.label,
+        "user": args.user,
         "kubeschedSrc": str(args.kubesched_src or ""),
         "qps": QPS,
         "burst": BURST,
