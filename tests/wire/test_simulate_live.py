@@ -14,7 +14,7 @@ import pytest
 from kubesched.api import unstructure
 from kubesched.cli.main import main
 from kubesched.testing import make_node, make_pod
-from kubesched.testing.rbac import RbacApiServer
+from kubesched.testing.rbac import SCHEDULER_ROLES, RbacApiServer
 
 OBJECTS = [
     make_node("n1").capacity(cpu="2", memory="4Gi").label("zone", "a").obj(),
@@ -113,3 +113,17 @@ def test_cluster_and_kubeconfig_together_are_a_usage_error(
     code, err = failing(capsys)
     assert code == 2
     assert "give either CLUSTER or --kubeconfig" in err
+
+
+def test_a_kind_it_may_not_list_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("kubesched.cli._live.LIST_TIMEOUT", 1.5)
+    no_nodes = [r for r in SCHEDULER_ROLES if "nodes" not in r.resources]
+    with RbacApiServer(no_nodes) as server:
+        kubeconfig = str(server.write_kubeconfig(tmp_path / "kubeconfig"))
+        code, err = failing(capsys, "--kubeconfig", kubeconfig)
+    assert code == 1
+    assert err.startswith(f"error: {server.url}: could not list nodes within 2s: listing nodes ")
+    assert 'nodes is forbidden: User "system:kube-scheduler" cannot list resource "nodes"' in err
+    assert err.count("\n") == 1

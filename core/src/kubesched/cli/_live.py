@@ -67,12 +67,14 @@ def check_context(kubeconfig: str | None, context: str) -> None:
 
 
 def read_live_cluster(
-    kubeconfig: str | None, context: str | None = None, timeout: float = LIST_TIMEOUT
+    kubeconfig: str | None, context: str | None = None, timeout: float | None = None
 ) -> tuple[ClusterObjects, str]:
     """Every followed kind as the API server lists it now, and the server's address.
 
     KubeschedError (exit 1) when the server cannot be reached, refuses the credentials, or
-    some kind is not listed within `timeout` seconds (the message says which, and why)."""
+    some kind is not listed within `timeout` seconds (default `LIST_TIMEOUT`; the message says
+    which, and why)."""
+    timeout = LIST_TIMEOUT if timeout is None else timeout
     if context:
         check_context(kubeconfig, context)
     session = ApiSession(kubeconfig, context=context)
