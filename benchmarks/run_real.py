@@ -14,8 +14,8 @@ deleted between runs.
 
     uv run python benchmarks/run_real.py                 # 500 nodes + 2,000 pods, 1,000 + 5,000
     uv run python benchmarks/run_real.py --quick         # 100 nodes + 300 pods
-    uv run python benchmarks/run_real.py --kubesched-src OTHER/core/src --label other
-                                                   # kubesched's core from another checkout
+    uv run python benchmarks/run_real.py --kubesched-src OTHER/core/src
+                         # also kubesched with its core from another checkout, in the same sitting
 
 Prints JSON and writes it to benchmarks/results/run_real.json. Without the
 binaries it prints why it was skipped and exits 0.
@@ -187,7 +187,8 @@ def measure(
         cfg = workdir / "scheduler-config.yaml"
         cfg.write_text(config(plane.kubeconfig(user)))
         watch = BindWatch(plane, since, pods)
-        log = (workdir / f"{which}-{nodes}-{pods}.log").open("wb")
+        tag = f"{which}-{len(str(kubesched_src or ''))}"
+        log = (workdir / f"{tag}-{nodes}-{pods}.log").open("wb")
         env = dict(os.environ)
         if which == "kubesched" and kubesched_src is not None:
             env["PYTHONPATH"] = str(kubesched_src)
@@ -209,6 +210,7 @@ def measure(
             log.close()
         return {
             "scheduler": which,
+            "kubeschedSrc": str(kubesched_src or "") if which == "kubesched" else "",
             "nodes": nodes,
             "pods": pods,
             "bound": len(watch.bound),
@@ -238,8 +240,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--kubesched-src",
         type=Path,
-        help="Import kubesched's core from this source folder (another checkout's core/src) "
-        "to measure that version; the installed plugins are used as they are.",
+        action="append",
+        default=[],
+        help="Also measure kubesched with its core imported from this source folder (another "
+        "checkout's core/src; repeatable); the installed plugins are used as they are.",
     )
     parser.add_argument("--label", default="", help="A label for this sitting, in the JSON.")
     parser.add_argument(
@@ -256,16 +260,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         report: dict[str, Any] = {"benchmark": "run_real", "skipped": binaries}
         print(json.dumps(report, indent=2))
         return report
-    schedulers = [args.only] if args.only else ["kube-scheduler", "kubesched"]
-    if "kube-scheduler" in schedulers and not binaries.scheduler:
-        schedulers.remove("kube-scheduler")
-        print("no KUBESCHED_REAL_SCHEDULER: kubesched only", file=sys.stderr)
+    schedulers: list[tuple[str, Path | None]] = []
+    if args.only != "kubesched":
+        if binaries.scheduler:
+            schedulers.append(("kube-scheduler", None))
+        else:
+            print("no KUBESCHED_REAL_SCHEDULER: kubesched only", file=sys.stderr)
+    if args.only != "kube-scheduler":
+        schedulers += [("kubesched", None)] + [("kubesched", src) for src in args.kubesched_src]
     runs = []
     with tempfile.TemporaryDirectory(prefix="kubesched-real-") as tmp:
         workdir = Path(tmp)
         with ControlPlane(binaries, workdir / "control-plane") as plane:
             for nodes, pods in QUICK if args.quick else SHAPES:
-                for which in schedulers:
+                for which, src in schedulers:
                     before = load_average()
                     run = measure(
                         plane,
@@ -275,7 +283,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         pods,
                         workdir,
                         args.timeout,
-                        args.kubesched_src,
+                        src,
+                        args.user,
                     )
                     run["loadAverage"] = {"before": before, "after": load_average()}
                     print(json.dumps(run), file=sys.stderr)
@@ -284,7 +293,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "benchmark": "run_real",
         "label": args.label,
         "user": args.user,
-        "kubeschedSrc": str(args.kubesched_src or ""),
         "qps": QPS,
         "burst": BURST,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
