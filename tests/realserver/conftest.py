@@ -59,6 +59,10 @@ def admin(plane: ControlPlane) -> Iterator[AdminClient]:
         client.force_delete(f"/api/v1/namespaces/default/pods/{pod['metadata']['name']}")
     for node in client.items("/api/v1/nodes"):
         client.request("DELETE", f"/api/v1/nodes/{node['metadata']['name']}")
+    for priority_class in client.items("/apis/scheduling.k8s.io/v1/priorityclasses"):
+        name = priority_class["metadata"]["name"]
+        if name.startswith("kubesched-"):
+            client.request("DELETE", f"/apis/scheduling.k8s.io/v1/priorityclasses/{name}")
     for lease in client.items("/apis/coordination.k8s.io/v1/namespaces/kube-system/leases"):
         if lease["metadata"]["name"] == SCHEDULER:
             client.request(

@@ -23,6 +23,7 @@ from kubesched.testing.realserver import AdminClient, ControlPlane
 from .conftest import SCHEDULER, Running, config_text
 
 PODS = "/api/v1/namespaces/default/pods"
+PRIORITY_CLASSES = "/apis/scheduling.k8s.io/v1/priorityclasses"
 LEASE = f"/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/{SCHEDULER}"
 
 
@@ -101,7 +102,11 @@ def test_a_high_priority_pod_preempts_a_running_one(
     admin.create(make_node("n1").capacity(cpu="2", memory="4Gi", pods="110").obj())
     admin.create(make_pod("victim").node("n1").req(cpu="2").obj())
     running = start_scheduler()
-    admin.create(make_pod("vip").scheduler_name(SCHEDULER).priority(1000).req(cpu="2").obj())
+    high = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "value": 1000}
+    admin.request("POST", PRIORITY_CLASSES, high | {"metadata": {"name": "kubesched-high"}})
+    # admission puts the class's value in spec.priority (a pod may not set another)
+    vip = make_pod("vip").scheduler_name(SCHEDULER).priority_class_name("kubesched-high")
+    admin.create(vip.req(cpu="2").obj())
 
     def terminating() -> dict[str, Any] | None:
         pod = admin.pod("victim")
