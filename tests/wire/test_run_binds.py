@@ -3,6 +3,7 @@ retry: `kubesched run` against the fake API server, on the wire."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import yaml
@@ -78,4 +79,22 @@ def test_unschedulable_pod_gets_condition_event_and_a_retry(
     apiserver.create(make_node("large").capacity(cpu="4", memory="4Gi").obj())
     assert apiserver.wait_for(lambda: node_of(apiserver, "big")) == "large"
     assert condition(apiserver, "big", "PodScheduled")["status"] == "True"  # type: ignore[index]
+    assert running.stop() == 0
+
+
+def test_binding_cycles_run_concurrently_against_a_slow_server(
+    apiserver: FakeApiServer, start_scheduler: Callable[..., Running]
+) -> None:
+    """Each bind takes the server 0.5 s: one at a time, 8 pods would take 4 s."""
+    apiserver.create(make_node("n1").capacity(cpu="16", memory="16Gi").obj())
+    running = start_scheduler()
+    apiserver.wait_for(running.server.scheduling.is_set)
+    apiserver.slow("POST", "/binding$", 0.5)
+    names = [f"p{i}" for i in range(8)]
+    for name in names:
+        apiserver.create(make_pod(name).scheduler_name(SCHEDULER).req(cpu="1").obj())
+    started = time.monotonic()
+    apiserver.wait_for(lambda: all(node_of(apiserver, n) for n in names), timeout=10)
+    assert time.monotonic() - started < 3.0
+    apiserver.slow("POST", "/binding$", 0)
     assert running.stop() == 0

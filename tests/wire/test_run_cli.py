@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -23,11 +24,19 @@ from .test_run_binds import node_of
 from .test_run_leader import holder
 
 SERVING = re.compile(rb"serving /healthz, /readyz and /metrics on 127\.0\.0\.1:(\d+)")
+METRICS_READER = "metrics-reader-token"
 
 
-def fetch(port: int, path: str) -> tuple[int, str]:
+def fetch(port: int, path: str, token: str | None = METRICS_READER) -> tuple[int, str]:
+    """GET over HTTPS (the self-signed certificate is not checked), with a bearer token."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    request = urllib.request.Request(f"https://127.0.0.1:{port}{path}")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+        with urllib.request.urlopen(request, timeout=5, context=context) as answer:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
@@ -54,6 +63,8 @@ def test_kubesched_run_serves_probes_and_stops_on_sigterm(
 ) -> None:
     config = tmp_path / "config.yaml"
     config.write_text(config_text(elect=True))
+    apiserver.users = {METRICS_READER: "prometheus", "nobody-token": "nobody"}
+    apiserver.allowed = {("prometheus", "get", "/metrics")}
     apiserver.create(make_node("n1").capacity(cpu="2", memory="4Gi").obj())
     apiserver.create(make_pod("web").scheduler_name(SCHEDULER).req(cpu="1").obj())
     process = subprocess.Popen(
@@ -81,7 +92,27 @@ def test_kubesched_run_serves_probes_and_stops_on_sigterm(
             'scheduler_schedule_attempts_total{profile="my-scheduler",result="scheduled"} 1.0'
         )
         apiserver.wait_for(lambda: scheduled in fetch(port, "/metrics")[1])
-        assert "scheduler_pending_pods" in fetch(port, "/metrics")[1]
+        metrics = fetch(port, "/metrics")[1]
+        assert "scheduler_pending_pods" in metrics
+        for family in (
+            'leader_election_master_status{name="my-scheduler"} 1.0',
+            'rest_client_requests_total{code="201",host="127.0.0.1:',
+            'rest_client_request_duration_seconds_bucket{host="127.0.0.1:',
+            "process_cpu_seconds_total ",
+            "process_resident_memory_bytes ",
+            'scheduler_event_handling_duration_seconds_count{event="NodeAdd"}',
+            "# TYPE scheduler_inflight_events gauge",
+            "# TYPE scheduler_queueing_hint_execution_duration_seconds histogram",
+            "# TYPE scheduler_goroutines gauge",
+        ):
+            assert family in metrics, family
+        assert fetch(port, "/healthz", token=None) == (200, "ok")  # health: anonymous
+        assert fetch(port, "/metrics", token=None)[0] == 401
+        assert fetch(port, "/metrics", token="unknown-token")[0] == 401
+        assert fetch(port, "/metrics", token="nobody-token") == (
+            403,
+            'forbidden: User "nobody" cannot get path "/metrics"\n',
+        )
         assert fetch(port, "/nope")[0] == 404
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
@@ -118,26 +149,47 @@ def test_the_client_library_is_imported_only_to_run(argv: list[str]) -> None:
     subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, timeout=60)
 
 
-def test_an_unreachable_api_server_is_one_line_and_status_1(tmp_path: Path) -> None:
+def test_an_api_server_down_at_start_is_waited_for_with_one_line_per_kind_of_failure(
+    tmp_path: Path,
+) -> None:
     config = tmp_path / "config.yaml"
     config.write_text(config_text())
     with FakeApiServer() as server:
         kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
     # The server is gone: nothing listens on its port any more.
-    command = [
-        str(Path(sys.executable).with_name("kubesched")),
-        "run",
-        "--config",
-        str(config),
-        "--kubeconfig",
-        str(kubeconfig),
-        "--port",
-        "0",
-        "--bind-address",
-        "127.0.0.1",
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1
-    last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("error: cannot reach the API server: ")
-    assert "Traceback" not in result.stderr
+    process = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("kubesched")),
+            "run",
+            "--config",
+            str(config),
+            "--kubeconfig",
+            str(kubeconfig),
+            "--port",
+            "0",
+        ],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
+    assert process.stderr is not None
+    os.set_blocking(process.stderr.fileno(), False)
+    stderr = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"retrying with backoff" not in stderr and time.monotonic() < deadline:
+            stderr += process.stderr.read() or b""
+            time.sleep(0.05)
+        time.sleep(4.0)  # attempts after 0.8-1.6 s, then 1.6-3.2 s: at least one more
+        assert process.poll() is None, "it gave up instead of waiting for the API server"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    os.set_blocking(process.stderr.fileno(), True)
+    text = (stderr + process.stderr.read()).decode()
+    lines = [line for line in text.splitlines() if "cannot reach the API server" in line]
+    assert len(lines) == 1, text
+    assert "retrying with backoff until it answers" in lines[0]
+    assert "Traceback" not in text

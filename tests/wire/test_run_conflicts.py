@@ -31,8 +31,7 @@ def test_a_pod_bound_elsewhere_meanwhile_is_dropped(
     assert node_of(apiserver, "raced") == "other"
     # As upstream's handleSchedulingFailure: not requeued (the pod is bound), but the
     # failure is still reported on the pod.
-    failed_condition = condition(apiserver, "raced", "PodScheduled")
-    assert failed_condition is not None
+    failed_condition = apiserver.wait_for(lambda: condition(apiserver, "raced", "PodScheduled"))
     assert (failed_condition["status"], failed_condition["reason"]) == ("False", "SchedulerError")
     assert sched.queue.get(make_pod("raced").obj()) is None
     bindings = [r for r in apiserver.requests if r.path.endswith("/binding")]

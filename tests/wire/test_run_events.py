@@ -18,6 +18,7 @@ def test_repeats_become_a_series(apiserver: FakeApiServer, kubeconfig: Path) -> 
     session.start()
     try:
         recorder = ApiEventRecorder(session, lambda obj: "my-scheduler", "host")
+        session.spawn(recorder.run())
         pod = make_pod("p").namespace("default").uid("u1").obj()
         for _ in range(3):
             recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", "0/1 nodes")

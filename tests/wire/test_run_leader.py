@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
+
+from kubesched.cluster.apiserver import ApiEventRecorder, ApiSession, LeaderElector
 from kubesched.testing import make_node, make_pod
 from kubesched.testing.apiserver import FakeApiServer, Request
 
@@ -72,3 +78,68 @@ def test_a_leader_that_cannot_renew_exits_and_the_other_takes_over(
     apiserver.create(make_pod("after").scheduler_name(SCHEDULER).req(cpu="1").obj())
     assert apiserver.wait_for(lambda: node_of(apiserver, "after")) == "n1"
     assert follower.stop() == 0
+
+
+def test_renewals_keep_their_deadline_while_5000_events_wait_on_a_slow_server(
+    apiserver: FakeApiServer, kubeconfig: Path
+) -> None:
+    """The leader's renewals go through a connection of their own: a backlog of 5,000
+    events, each taking the server 0.2 s, does not delay them past the renew deadline."""
+    apiserver.slow("POST", "/events$", 0.2)
+    events = ApiSession(str(kubeconfig))
+    leader = ApiSession(str(kubeconfig), request_timeout=1.5)
+    events.start()
+    leader.start()
+    try:
+        recorder = ApiEventRecorder(events, lambda obj: SCHEDULER, "host", max_queued=5000)
+        events.spawn(recorder.run())
+        for i in range(5000):
+            pod = make_pod(f"p{i}").namespace("default").uid(f"u{i}").obj()
+            recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", "0/1000 nodes")
+        assert recorder.pending > 4900
+        elector = LeaderElector(
+            leader,
+            namespace="kube-system",
+            name=SCHEDULER,
+            lease_duration=2.0,
+            renew_deadline=1.5,
+            retry_period=0.25,
+            identity="alpha",
+        )
+        leader.spawn(elector.run())
+        assert elector.leading.wait(5)
+        renewed_before = len(lease_writes(apiserver))
+        time.sleep(4.0)  # 16 renewal periods under the backlog
+        assert not elector.lost.is_set()
+        assert elector.leading.is_set()
+        assert len(lease_writes(apiserver)) - renewed_before >= 8
+        assert recorder.pending > 4000  # the backlog was there all along
+        assert recorder.dropped == 0
+    finally:
+        apiserver.slow("POST", "/events$", 0)
+        leader.close()
+        events.close()
+
+
+def lease_writes(apiserver: FakeApiServer) -> list[Request]:
+    return [r for r in apiserver.requests if r.method == "PUT" and "/leases/" in r.path]
+
+
+def test_a_full_event_queue_drops_with_one_warning(
+    apiserver: FakeApiServer, kubeconfig: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = ApiSession(str(kubeconfig))
+    session.start()
+    try:
+        recorder = ApiEventRecorder(session, lambda obj: SCHEDULER, "host", max_queued=10)
+        with caplog.at_level(logging.WARNING, "kubesched.run"):
+            for i in range(30):
+                pod = make_pod(f"p{i}").namespace("default").uid(f"u{i}").obj()
+                recorder.event(pod, "Warning", "FailedScheduling", "Scheduling", "0/1 nodes")
+        assert (recorder.pending, recorder.dropped) == (10, 20)
+        assert [r.message for r in caplog.records if "dropping events" in r.message] == [
+            "dropping events: 10 are waiting to be written (the API server is slow or the "
+            "events rate limit is reached)"
+        ]
+    finally:
+        session.close()

@@ -44,7 +44,15 @@ def test_the_configuration_loads_and_matches_the_rest() -> None:
     assert spec["serviceAccountName"] == "kubesched"
     assert spec["volumes"][0]["configMap"]["name"] == "kubesched-config"
     mount = spec["containers"][0]["volumeMounts"][0]["mountPath"]
-    assert spec["containers"][0]["args"] == ["run", "--config", f"{mount}/config.yaml"]
+    assert spec["containers"][0]["args"] == [
+        "run",
+        "--config",
+        f"{mount}/config.yaml",
+        "--bind-address",
+        "0.0.0.0",
+    ]
+    for probe in ("livenessProbe", "readinessProbe"):
+        assert spec["containers"][0][probe]["httpGet"]["scheme"] == "HTTPS"
     binding = found["ClusterRoleBinding/kubesched"]
     assert binding["subjects"][0]["name"] == "kubesched"
     lease = cfg.leader_election

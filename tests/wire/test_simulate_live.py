@@ -127,3 +127,14 @@ def test_a_kind_it_may_not_list_is_one_line_and_exit_1(
     assert err.startswith(f"error: {server.url}: could not list nodes within 2s: listing nodes ")
     assert 'nodes is forbidden: User "system:kube-scheduler" cannot list resource "nodes"' in err
     assert err.count("\n") == 1
+
+
+def test_a_server_that_does_not_answer_is_one_error_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("kubesched.cli._live.LIST_TIMEOUT", 1.5)
+    with RbacApiServer() as server:
+        kubeconfig = str(server.write_kubeconfig(tmp_path / "kubeconfig"))
+    code, err = failing(capsys, "--kubeconfig", kubeconfig)  # the server is gone now
+    assert code == 1
+    assert err.splitlines()[-1] == "error: the API server did not answer within 2s"

@@ -84,8 +84,9 @@ class _Refused(Exception):
 
 @pytest.mark.parametrize("status", [401, 403])
 def test_refused_credentials_are_said_as_such(status: int) -> None:
+    what = "Unauthorized" if status == 401 else "Forbidden"
     assert connect_problem(_Refused(status), [TOKEN]) == (
-        f"the API server refused the credentials (HTTP {status})"
+        f"the API server refused the credentials (HTTP {status} {what})"
     )
 
 

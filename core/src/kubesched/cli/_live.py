@@ -10,6 +10,7 @@ give, so the simulation that follows is the one `simulate FILE` runs.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -33,8 +34,11 @@ from kubesched.cluster.apiserver.kinds import (
     VOLUME_ATTACHMENTS,
 )
 from kubesched.cluster.apiserver.kubeconfig import MAX_KUBECONFIG_BYTES, kubeconfig_path
+from kubesched.cluster.apiserver.session import Stopped
 from kubesched.errors import InputError, KubeschedError
 
+_LOGGERS = ("kubesched.run",)
+"""Whose warnings (a listing being retried) become the reason of the error, unprinted."""
 LIST_TIMEOUT = 60.0
 """How long every kind may take to be listed once before the read gives up."""
 _POLL = 0.1
@@ -77,13 +81,21 @@ def read_live_cluster(
     timeout = LIST_TIMEOUT if timeout is None else timeout
     if context:
         check_context(kubeconfig, context)
-    session = ApiSession(kubeconfig, context=context)
-    session.start()
     problem = _LastProblem()
-    logger = logging.getLogger("kubesched.run")
-    logger.addHandler(problem)
-    propagate, logger.propagate = logger.propagate, False
+    loggers = [logging.getLogger(name) for name in _LOGGERS]
+    propagating = [logger.propagate for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(problem)
+        logger.propagate = False
+    gave_up = threading.Event()
+    timer = threading.Timer(timeout, gave_up.set)
+    timer.start()
+    session = ApiSession(kubeconfig, context=context, stopping=gave_up)
     try:
+        try:
+            session.start()
+        except Stopped:
+            raise KubeschedError(f"the API server did not answer within {timeout:.0f}s") from None
         cluster = ApiServerCluster(session)
         cluster.start()
         deadline = time.monotonic() + timeout
@@ -97,8 +109,10 @@ def read_live_cluster(
             )
         objects = _objects(cluster)
     finally:
-        logger.removeHandler(problem)
-        logger.propagate = propagate
+        timer.cancel()
+        for logger, propagate in zip(loggers, propagating, strict=True):
+            logger.removeHandler(problem)
+            logger.propagate = propagate
         session.close()
     return objects, session.server
 

@@ -12,6 +12,7 @@ restarts as a follower.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Sequence
@@ -27,18 +28,26 @@ from kubesched.cluster.apiserver import (
     Backoff,
     HealthServer,
     LeaderElector,
+    Stopped,
 )
+from kubesched.cluster.apiserver.metrics import ClientMetrics
+from kubesched.cluster.apiserver.secure import DelegatedAuth, file_context, self_signed_context
 from kubesched.config import KubeSchedulerConfiguration
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework import Registry
 from kubesched.profile import EffectiveProfile, build_scheduler
 from kubesched.scheduler import LiveLoop, MonotonicClock, Scheduler, SchedulerMetrics
+from kubesched.scheduler.binder import DEFAULT_BINDING_WORKERS, ConcurrentBinder
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
 log = logging.getLogger("kubesched.run")
 
 DEFAULT_PORT = 10259
-"""kube-scheduler's port (it serves HTTPS there; kubesched serves plain HTTP)."""
+"""kube-scheduler's port."""
+DEFAULT_BIND_ADDRESS = "127.0.0.1"
+"""Probes and metrics are served to this host only unless told otherwise."""
+BIND_DRAIN = 10.0
+"""How long a graceful stop waits for the binds in flight."""
 POLL = 0.2
 """How often waits for leadership and the first listings look at the stop flag."""
 
@@ -48,7 +57,7 @@ class ServeOptions:
     """How to reach the cluster and where to serve the probes."""
 
     kubeconfig: str | None = None
-    bind_address: str = "0.0.0.0"
+    bind_address: str = DEFAULT_BIND_ADDRESS
     port: int = DEFAULT_PORT
     leader_elect: bool | None = None
     """None: the configuration's leaderElection.leaderElect."""
@@ -59,6 +68,12 @@ class ServeOptions:
     watch_timeout: float | None = None
     hostname: str = ""
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES
+    binding_workers: int = DEFAULT_BINDING_WORKERS
+    """Binding cycles in flight at once."""
+    secure: bool = True
+    """HTTPS, /metrics authorized by the API server (False: plain HTTP, no authorization)."""
+    tls_cert_file: str | None = None
+    tls_private_key_file: str | None = None
 
 
 class Server:
@@ -79,6 +94,9 @@ class Server:
         """Set once the scheduler is built and its loop runs."""
         self.lost = False
         self.session: ApiSession | None = None
+        self.leader_session: ApiSession | None = None
+        self.client_metrics: ClientMetrics | None = None
+        self.recorder: ApiEventRecorder | None = None
         self.cluster: ApiServerCluster | None = None
         self.elector: LeaderElector | None = None
         self.health: HealthServer | None = None
@@ -101,6 +119,8 @@ class Server:
             self._connect()
             if self._wait_to_lead() and self._wait_synced():
                 self._schedule()
+        except Stopped:
+            log.info("stopped before the API server answered")
         finally:
             self._shutdown()
         if self.lost:
@@ -110,21 +130,35 @@ class Server:
 
     def _connect(self) -> None:
         opts, conn = self.options, self.cfg.client_connection
-        self.session = ApiSession(
-            opts.kubeconfig or conn.kubeconfig or None, qps=conn.qps, burst=conn.burst
-        )
+        source = opts.kubeconfig or conn.kubeconfig or None
+        self.session = ApiSession(source, qps=conn.qps, burst=conn.burst, stopping=self.stopping)
         self.session.start()
         log.info("connected to %s", self.session.server)
+        self.client_metrics = ClientMetrics(self.session.server)
+        self.session.observers.append(self.client_metrics.observe)
         self.cluster = ApiServerCluster(
-            self.session, backoff=opts.backoff, watch_timeout=opts.watch_timeout
+            self.session,
+            backoff=opts.backoff,
+            watch_timeout=opts.watch_timeout,
+            asynchronous_status=True,
         )
         if not self.cfg.delay_cache_until_active:
             self.cluster.start()
         le = self.cfg.leader_election
         elect = le.leader_elect if opts.leader_elect is None else opts.leader_elect
         if elect:
+            # Its own connection, loop and thread: a renewal never waits behind anything else.
+            self.leader_session = ApiSession(
+                source,
+                qps=conn.qps,
+                burst=conn.burst,
+                stopping=self.stopping,
+                request_timeout=le.renew_deadline.total_seconds(),
+            )
+            self.leader_session.start()
+            self.leader_session.observers.append(self.client_metrics.observe)
             self.elector = LeaderElector(
-                self.session,
+                self.leader_session,
                 namespace=le.resource_namespace,
                 name=le.resource_name,
                 lease_duration=le.lease_duration.total_seconds(),
@@ -133,8 +167,16 @@ class Server:
                 identity=opts.identity,
                 on_stopped_leading=self.cluster.wake,
             )
-            self.session.spawn(self.elector.run())
+            self.leader_session.spawn(self.elector.run())
+            self.client_metrics.follow_leader(le.resource_name, self.elector.leading.is_set)
         elector, cluster = self.elector, self.cluster
+        tls, auth = None, None
+        if opts.secure:
+            if opts.tls_cert_file and opts.tls_private_key_file:
+                tls = file_context(opts.tls_cert_file, opts.tls_private_key_file)
+            else:
+                tls = self_signed_context()
+            auth = DelegatedAuth(self.session)
         self.health = HealthServer(
             opts.bind_address,
             opts.port,
@@ -142,12 +184,22 @@ class Server:
             | ({"leaderElection": elector.healthy} if elector is not None else {}),
             ready={"informerSync": cluster.synced, "shutdown": lambda: not self.stopping.is_set()},
             metrics=self._exposition,
+            tls=tls,
+            authorize=auth.check if auth is not None else None,
         )
         self.health.start()
-        log.info("serving /healthz, /readyz and /metrics on %s:%d", opts.bind_address, self.port)
+        scheme = "https" if tls is not None else "http"
+        log.info(
+            "serving /healthz, /readyz and /metrics on %s:%d (%s%s)",
+            opts.bind_address,
+            self.port,
+            scheme,
+            ", /metrics authorized by the API server" if auth is not None else "",
+        )
 
     def _exposition(self) -> bytes:
-        return self.metrics.exposition()
+        client = self.client_metrics.exposition() if self.client_metrics is not None else b""
+        return self.metrics.exposition() + client
 
     def _wait_to_lead(self) -> bool:
         if self.elector is None:
@@ -179,7 +231,9 @@ class Server:
         assert self.session is not None and self.cluster is not None
         opts, cluster = self.options, self.cluster
         recorder = ApiEventRecorder(self.session, self._controller_of, opts.hostname)
-        self.session.spawn(recorder.maintain())
+        self.recorder = recorder
+        self.session.spawn(recorder.run())
+        binder: ConcurrentBinder[Any] = ConcurrentBinder(opts.binding_workers, cluster.notify)
         with cluster.consistent():
             self.scheduler = build_scheduler(
                 self.cfg,
@@ -192,10 +246,17 @@ class Server:
                 metrics=self.metrics,
                 cycle_timeout=opts.cycle_timeout,
                 feature_gates=opts.feature_gates,
+                binder=binder,
             )
         self.loop = LiveLoop(self.scheduler, cluster.wait_for_changes, self._should_stop)
         self.scheduling.set()
-        self.loop.run()
+        try:
+            self.loop.run()
+            if not self.lost:  # let the binds in flight land and be accounted for
+                binder.wait(BIND_DRAIN)
+                self.scheduler.pump_bindings()
+        finally:
+            binder.close()
 
     def _should_stop(self) -> bool:
         if self.elector is not None and self.elector.lost.is_set():
@@ -204,12 +265,18 @@ class Server:
 
     def _shutdown(self) -> None:
         self.stopping.set()
-        if self.session is not None and self.elector is not None and not self.lost:
+        if self.session is not None and self.recorder is not None:
+            with contextlib.suppress(Exception):
+                self.session.call(self.recorder.drain(2.0), timeout=3.0)
+        leader = self.leader_session
+        if leader is not None and self.elector is not None and not self.lost:
             try:
-                self.session.call(self.elector.release(), timeout=5.0)
+                leader.call(self.elector.release(), timeout=5.0)
             except Exception as exc:  # the API server may be gone already
                 log.warning("could not release the lease: %s", exc)
         if self.health is not None:
             self.health.close()
         if self.session is not None:
             self.session.close()
+        if self.leader_session is not None:
+            self.leader_session.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from kubesched.api import Pod
 from kubesched.cluster import InMemoryCluster, MemoryEventRecorder
@@ -26,6 +27,7 @@ from kubesched.scheduler import (
     SimulatedClock,
     Simulation,
 )
+from kubesched.scheduler.binder import ConcurrentBinder
 from kubesched.scheduler.gated_source import gated_source
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.source import ClusterSource
@@ -84,6 +86,7 @@ def build_scheduler(
     simulated: bool = False,
     feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
     ties: str = TIES_RANDOM,
+    binder: ConcurrentBinder[Any] | None = None,
 ) -> Scheduler:
     """A scheduler running `cfg`'s profiles (`profiles` when already built) and its extenders
     against `cluster`; ConfigError when the configuration cannot run. Without `cfg`,
@@ -109,6 +112,7 @@ def build_scheduler(
         record_extender_bindings=simulated,
         feature_gates=feature_gates,
         ties=ties,
+        binder=binder,
     )
 
 

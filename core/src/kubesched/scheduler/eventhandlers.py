@@ -10,6 +10,7 @@ move the pods they may help.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +36,7 @@ from kubesched.framework._events import (
 )
 from kubesched.framework._runtime import Framework
 from kubesched.scheduler.cache import Cache, CacheError
+from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import SCHEDULED, PodOutcome
 from kubesched.scheduler.queue import SchedulingQueue
 from kubesched.scheduler.source import ClusterSource, ObjectChange
@@ -62,6 +64,17 @@ def storage_event(old: Any, new: Any) -> ClusterEvent | None:
     return ClusterEvent(resource, ActionType.DELETE if new is None else ActionType.UPDATE)
 
 
+def change_label(old: Any, new: Any) -> str:
+    """The scheduler_event_handling_duration_seconds label of a change: `NodeAdd`,
+    `AssignedPodUpdate`, `UnscheduledPodDelete`, `PersistentVolumeClaimAdd`..."""
+    obj = new if new is not None else old
+    action = "Add" if old is None else "Delete" if new is None else "Update"
+    kind = type(obj).__name__
+    if isinstance(obj, Pod):
+        kind = "AssignedPod" if obj.spec.node_name else "UnscheduledPod"
+    return kind + action
+
+
 class EventHandlers:
     """Applies cluster changes to the scheduler's cache and queue."""
 
@@ -70,6 +83,7 @@ class EventHandlers:
     queue: SchedulingQueue
     frameworks: Mapping[str, Framework]
     watchdog: Watchdog
+    metrics: SchedulerMetrics
     unsynced: list[ObjectChange]
     cluster_version: int
     """Bumped by every change that may let an unschedulable pod fit."""
@@ -91,10 +105,14 @@ class EventHandlers:
         self.unsynced = []
         with self.watchdog.limit():
             for old, new in changes:
+                start = time.perf_counter()
                 try:
                     self.handle_change(old, new)
                 except CacheError as exc:
                     log.error("scheduler cache: %s", exc)
+                self.metrics.observe_event_handling(
+                    change_label(old, new), time.perf_counter() - start
+                )
         return len(changes)
 
     def handle_change(self, old: Any, new: Any) -> None:

@@ -212,6 +212,37 @@ class SchedulerMetrics:
             subsystem=SUBSYSTEM,
             registry=reg,
         )
+        self.event_handling_duration = Histogram(
+            "event_handling_duration_seconds",
+            "Event handling latency in seconds.",
+            ["event"],
+            subsystem=SUBSYSTEM,
+            buckets=exponential_buckets(0.0001, 2, 12),
+            registry=reg,
+        )
+        self.inflight_events = Gauge(
+            "inflight_events",
+            "Number of events currently tracked in the scheduling queue.",
+            ["event"],
+            subsystem=SUBSYSTEM,
+            registry=reg,
+        )
+        self.queueing_hint_execution_duration = Histogram(
+            "queueing_hint_execution_duration_seconds",
+            "Duration for running a queueing hint function of EventsToRegister.",
+            ["plugin", "event", "hint"],
+            subsystem=SUBSYSTEM,
+            buckets=exponential_buckets(0.00001, 1.5, 20),
+            registry=reg,
+        )
+        self.goroutines = Gauge(
+            "goroutines",
+            "Number of running goroutines split by the work they do such as binding (here: "
+            "binding cycles in flight on binding worker threads).",
+            ["operation"],
+            subsystem=SUBSYSTEM,
+            registry=reg,
+        )
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
 
     def _child(self, metric: Any, *labels: str) -> Any:
@@ -260,6 +291,23 @@ class SchedulerMetrics:
         self._child(self.cache_size, "nodes").set(nodes)
         self._child(self.cache_size, "pods").set(pods)
         self._child(self.cache_size, "assumed_pods").set(assumed_pods)
+
+    def observe_event_handling(self, event: str, seconds: float) -> None:
+        self._pending.add(self.event_handling_duration, (event,), seconds)
+
+    def observe_queueing_hint(self, plugin: str, event: str, hint: str, seconds: float) -> None:
+        self._pending.add(self.queueing_hint_execution_duration, (plugin, event, hint), seconds)
+
+    def set_inflight_events(self, counts: dict[str, int]) -> None:
+        """The queue's in-flight events by label (labels no longer seen drop to 0)."""
+        for labels in list(self.inflight_events._metrics):
+            if labels[0] not in counts:
+                self._child(self.inflight_events, labels[0]).set(0)
+        for event, count in counts.items():
+            self._child(self.inflight_events, event).set(count)
+
+    def set_goroutines(self, operation: str, count: int) -> None:
+        self._child(self.goroutines, operation).set(count)
 
     def exposition(self) -> bytes:
         """Every metric in the Prometheus text exposition format."""

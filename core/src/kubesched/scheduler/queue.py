@@ -116,7 +116,10 @@ class SchedulingQueue:
         self._active: KeyedHeap[QueueEntry] = KeyedHeap(_uid, less)
         self.backoff = BackoffQueue(clock, less, initial_backoff, max_backoff)
         self._unschedulable: dict[str, QueueEntry] = {}
-        self._hints = QueueingHints({n: fw.events_to_register() for n, fw in profiles.items()})
+        self._hints = QueueingHints(
+            {n: fw.events_to_register() for n, fw in profiles.items()},
+            None if metrics is None else metrics.observe_queueing_hint,
+        )
         self._in_flight: dict[str, int] = {}
         self._in_flight_events: deque[_InFlightEvent] = deque()
         self._seq = 0
@@ -136,6 +139,14 @@ class SchedulingQueue:
 
     def unschedulable_entries(self) -> list[QueueEntry]:
         return list(self._unschedulable.values())
+
+    def in_flight_events(self) -> dict[str, int]:
+        """The events recorded while pods were in flight, by label (scheduler_inflight_events)."""
+        counts: dict[str, int] = {}
+        for recorded in self._in_flight_events:
+            label = event_label(recorded.event)
+            counts[label] = counts.get(label, 0) + 1
+        return counts
 
     def in_flight(self) -> int:
         return len(self._in_flight)

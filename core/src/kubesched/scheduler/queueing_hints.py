@@ -8,13 +8,19 @@ to move it, and how (upstream's isPodWorthRequeuing).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from attrs import frozen
 
 from kubesched.api import Pod
-from kubesched.framework._events import ClusterEvent, ClusterEventWithHint, QueueingHint
+from kubesched.framework._events import (
+    ClusterEvent,
+    ClusterEventWithHint,
+    QueueingHint,
+    event_label,
+)
 from kubesched.framework._plugin_calls import PluginCall
 from kubesched.scheduler.entry import QueueEntry
 
@@ -32,8 +38,15 @@ class _Registration:
 class QueueingHints:
     """Every profile's registered events, asked when a cluster event happens."""
 
-    def __init__(self, events: Mapping[str, Mapping[str, list[ClusterEventWithHint]]]) -> None:
-        """`events`: profile name -> plugin -> the events it registered."""
+    def __init__(
+        self,
+        events: Mapping[str, Mapping[str, list[ClusterEventWithHint]]],
+        observe: Callable[[str, str, str, float], None] | None = None,
+    ) -> None:
+        """`events`: profile name -> plugin -> the events it registered. `observe` receives
+        (plugin, event, hint, seconds) of every hint run
+        (scheduler_queueing_hint_execution_duration_seconds)."""
+        self._observe = observe
         self._registrations: dict[str, list[_Registration]] = {
             profile: [
                 _Registration(
@@ -74,7 +87,10 @@ class QueueingHints:
             if reg.plugin not in rejectors or not reg.event.matches(event):
                 continue
             # A hint that fails (returns an error Status) must not strand the pod: Queue.
-            if reg.hint is not None and reg.hint(entry.pod, old, new) is QueueingHint.QUEUE_SKIP:
+            if (
+                reg.hint is not None
+                and self._hint(reg, event, entry, old, new) is QueueingHint.QUEUE_SKIP
+            ):
                 continue
             if reg.plugin in entry.pending_plugins:
                 return IMMEDIATELY
@@ -82,6 +98,18 @@ class QueueingHints:
                 return AFTER_BACKOFF
             strategy = AFTER_BACKOFF
         return strategy
+
+    def _hint(
+        self, reg: _Registration, event: ClusterEvent, entry: QueueEntry, old: Any, new: Any
+    ) -> Any:
+        assert reg.hint is not None
+        if self._observe is None:
+            return reg.hint(entry.pod, old, new)
+        start = time.perf_counter()
+        hint = reg.hint(entry.pod, old, new)
+        name = "QueueSkip" if hint is QueueingHint.QUEUE_SKIP else "Queue"
+        self._observe(reg.plugin, event_label(event), name, time.perf_counter() - start)
+        return hint
 
     def gating_plugin_interested(self, entry: QueueEntry, event: ClusterEvent) -> bool:
         """Did the plugin gating this pod at PreEnqueue register this event?"""

@@ -4,9 +4,11 @@
 Reserve, Permit) and starts its binding cycle (WaitOnPermit, PreBind, Bind,
 PostBind). Binding is asynchronous as upstream's: a pod held at Permit waits
 while other pods are scheduled, and `pump_bindings` resumes it once its
-waiting pod is decided. Every failure path unreserves, forgets the assumed
-pod and hands the pod back to the queue (`handle_scheduling_failure`), sets
-its PodScheduled condition and records a FailedScheduling event.
+waiting pod is decided; in a live scheduler its API calls run on a binding
+worker (`kubesched.scheduler.binder`) while the next pods are scheduled.
+Every failure path unreserves, forgets the assumed pod and hands the pod
+back to the queue (`handle_scheduling_failure`), sets its PodScheduled
+condition and records a FailedScheduling event.
 
 Plugin code runs under the cycle watchdog; the cache and queue bookkeeping
 here is never cut short by it (see `watchdog`).
@@ -14,6 +16,7 @@ here is never cut short by it (see `watchdog`).
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -30,7 +33,8 @@ from kubesched.framework._status import Code, Status
 from kubesched.framework._types import PodInfo
 from kubesched.framework._waiting_pods import WaitingPodsMap
 from kubesched.scheduler.algorithm import Algorithm, NodeStatusView, ScheduleError, ScheduleResult
-from kubesched.scheduler.cache import Cache
+from kubesched.scheduler.binder import ConcurrentBinder
+from kubesched.scheduler.cache import Cache, CacheError
 from kubesched.scheduler.entry import QueueEntry
 from kubesched.scheduler.explain import explain_failure, explain_result
 from kubesched.scheduler.extenders import HTTPExtender, extenders_binding
@@ -54,6 +58,9 @@ NOTE_LENGTH_LIMIT = 1024
 POD_SCHEDULED = "PodScheduled"
 REASON_UNSCHEDULABLE = "Unschedulable"
 REASON_SCHEDULER_ERROR = "SchedulerError"
+
+
+log = logging.getLogger(__name__)
 
 
 def truncate_message(message: str) -> str:
@@ -112,6 +119,7 @@ class ScheduleOne:
     timed_out: set[str]
     _sampler: random.Random
     _bindings: dict[str, _Binding]
+    binder: ConcurrentBinder[_Binding] | None
 
     def explains(self, pod: Pod) -> bool:
         """Whether this pod's attempts record per-node explanations (`explain` is a flag
@@ -237,15 +245,20 @@ class ScheduleOne:
     # -- the binding cycle -----------------------------------------------------------
 
     def pump_bindings(self) -> None:
-        """Resume every binding cycle whose pod is no longer waiting at Permit."""
+        """Resume every binding cycle whose pod is no longer waiting at Permit, and finish
+        those whose API calls ran concurrently."""
         for binding in list(self._bindings.values()):
             waiting = binding.fw.get_waiting_pod(binding.assumed.uid)
             if waiting is None or waiting.status is not None:
                 with self.watchdog.limit():
                     self._binding_cycle(binding)
+        if self.binder is not None:
+            for b, (stage, status) in self.binder.completed():
+                with self.watchdog.limit():
+                    self._finish_binding_cycle(b, self._after_binders(b, stage, status))
 
     def has_waiting_bindings(self) -> bool:
-        return bool(self._bindings)
+        return bool(self._bindings) or (self.binder is not None and len(self.binder) > 0)
 
     def expire_waiting_pods(self) -> None:
         """Reject pods whose Permit wait has timed out on the clock."""
@@ -258,7 +271,9 @@ class ScheduleOne:
         return min(deadlines, default=None)
 
     def _binding_cycle(self, b: _Binding) -> None:
-        """The binding cycle from WaitOnPermit on; returns early while the pod still waits."""
+        """The binding cycle from WaitOnPermit on; returns early while the pod still waits.
+        With a concurrent binder, PreBind and Bind run on its worker and `pump_bindings`
+        finishes the cycle."""
         waiting = b.fw.get_waiting_pod(b.assumed.uid)
         if waiting is not None and waiting.status is None:
             return
@@ -271,9 +286,46 @@ class ScheduleOne:
             self._handle_binding_cycle_error(b, status)
             return
         self.queue.done(b.assumed.uid)
-        status = b.fw.run_pre_bind_plugins(b.state, b.assumed, b.host)
-        if status is None:
-            status = self._bind(b)
+        if self.binder is not None:
+            self.binder.submit(b.assumed.uid, b, lambda: self._run_binders(b))
+            return
+        stage, status = self._run_binders(b)
+        self._finish_binding_cycle(b, self._after_binders(b, stage, status))
+
+    def _run_binders(self, b: _Binding) -> tuple[str, Status | None]:
+        """PreBind, then a binding extender or the Bind plugins: the plugin calls only, safe on
+        a binding worker. (the stage reached, its status)"""
+        try:
+            status = b.fw.run_pre_bind_plugins(b.state, b.assumed, b.host)
+            if status is not None:
+                return "prebind", status
+            bound, status = extenders_binding(self.extenders, b.assumed, b.host)
+            if bound:
+                if status is None and self.record_extender_bindings:
+                    status = self._record_extender_binding(b)
+                return "extender", status
+            return "bind", b.fw.run_bind_plugins(b.state, b.assumed, b.host)
+        except Exception as exc:  # the framework turns plugin errors into statuses already
+            return "prebind", Status.error(f"binding cycle: {exc}")
+
+    def _after_binders(self, b: _Binding, stage: str, status: Status | None) -> Status | None:
+        """FinishBinding, then a check that the cluster has the pod where the binder says."""
+        if stage == "prebind":
+            return status
+        self.cache.finish_binding(b.assumed)
+        if stage == "extender" or status is None or not status.is_success():
+            return status
+        live = self.cluster.get_pod(b.assumed.uid)
+        if live is not None and live.spec.node_name != b.host:
+            where = f'node "{live.spec.node_name}"' if live.spec.node_name else "no node"
+            return Status.error(
+                f'plugin "{status.plugin}" reported pod {b.assumed.key} bound to node '
+                f'"{b.host}", but the cluster has it on {where}',
+                plugin=status.plugin,
+            )
+        return None
+
+    def _finish_binding_cycle(self, b: _Binding, status: Status | None) -> None:
         if status is not None:
             self._handle_binding_cycle_error(b, status)
             return
@@ -290,29 +342,6 @@ class ScheduleOne:
         outcome.status, outcome.node, outcome.message = SCHEDULED, b.host, ""
         outcome.volumes = claimed_volumes(self.cluster, b.assumed)
 
-    def _bind(self, b: _Binding) -> Status | None:
-        """An interested binding extender or else the Bind plugins, then a check that the
-        cluster has the pod where the binder says."""
-        bound, status = extenders_binding(self.extenders, b.assumed, b.host)
-        if bound:
-            if status is None and self.record_extender_bindings:
-                status = self._record_extender_binding(b)
-            self.cache.finish_binding(b.assumed)
-            return status
-        status = b.fw.run_bind_plugins(b.state, b.assumed, b.host)
-        self.cache.finish_binding(b.assumed)
-        if status is None or not status.is_success():
-            return status
-        live = self.cluster.get_pod(b.assumed.uid)
-        if live is not None and live.spec.node_name != b.host:
-            where = f'node "{live.spec.node_name}"' if live.spec.node_name else "no node"
-            return Status.error(
-                f'plugin "{status.plugin}" reported pod {b.assumed.key} bound to node '
-                f'"{b.host}", but the cluster has it on {where}',
-                plugin=status.plugin,
-            )
-        return None
-
     def _record_extender_binding(self, b: _Binding) -> Status | None:
         """Apply to the simulated cluster the binding an extender accepted."""
         try:
@@ -324,7 +353,10 @@ class ScheduleOne:
     def _handle_binding_cycle_error(self, b: _Binding, status: Status) -> None:
         """Upstream's handleBindingCycleError."""
         b.fw.run_reserve_plugins_unreserve(b.state, b.assumed, b.host)
-        self.cache.forget_pod(b.assumed)
+        try:
+            self.cache.forget_pod(b.assumed)
+        except CacheError as exc:  # the watch confirmed it elsewhere meanwhile: logged, as upstream
+            log.error("scheduler cache ForgetPod failed: %s", exc)
         self.cluster_version += 1
         error = status.err if isinstance(status.err, FitError) else None
         if status.is_rejected():

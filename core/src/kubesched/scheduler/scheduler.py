@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from attrs import frozen
 
@@ -23,6 +24,7 @@ from kubesched.framework._runtime import Framework
 from kubesched.framework._waiting_pods import WaitingPodsMap
 from kubesched.scheduler.algorithm import Algorithm
 from kubesched.scheduler.backoff import DEFAULT_POD_INITIAL_BACKOFF, DEFAULT_POD_MAX_BACKOFF
+from kubesched.scheduler.binder import ConcurrentBinder
 from kubesched.scheduler.cache import Cache
 from kubesched.scheduler.eventhandlers import EventHandlers
 from kubesched.scheduler.extenders import HTTPExtender
@@ -68,9 +70,12 @@ class Scheduler(ScheduleOne, EventHandlers):
         record_extender_bindings: bool = False,
         feature_gates: FeatureGates = DEFAULT_FEATURE_GATES,
         ties: str = TIES_RANDOM,
+        binder: ConcurrentBinder[Any] | None = None,
     ) -> None:
         """`ties`: how a tie between the best nodes is broken (`kubesched.scheduler.ties`);
-        under `first`, the order is drawn with `seed` over the nodes listed now."""
+        under `first`, the order is drawn with `seed` over the nodes listed now. `binder`:
+        binding cycles' API calls run concurrently on it (a live scheduler); without one
+        they run inline, in order."""
         settings = settings or SchedulerSettings()
         self.extenders = tuple(extenders)
         """The HTTP extenders, shared by every profile (upstream's sched.Extenders)."""
@@ -133,6 +138,7 @@ class Scheduler(ScheduleOne, EventHandlers):
         self.cluster_version = 0
         self.seen_version: dict[str, int] = {}
         self._bindings: dict[str, _Binding] = {}
+        self.binder = binder
         cluster.take_changes()  # what happened so far is in the listing below
         self.unsynced: list[ObjectChange] = [
             *((None, node) for node in cluster.nodes()),
@@ -150,3 +156,5 @@ class Scheduler(ScheduleOne, EventHandlers):
             self.metrics.set_pending(queue, count)
         cache = self.cache
         self.metrics.set_cache_size(cache.num_nodes, cache.num_pods, cache.num_assumed_pods)
+        self.metrics.set_inflight_events(self.queue.in_flight_events())
+        self.metrics.set_goroutines("binding", len(self.binder) if self.binder is not None else 0)

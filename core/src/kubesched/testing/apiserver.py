@@ -13,6 +13,8 @@ ADDED, MODIFIED, DELETED, BOOKMARK and ERROR events (410 Gone after
 `compact`), create, get, replace with resourceVersion preconditions (409
 Conflict), strategic merge and merge patches (the status subresource too),
 delete, the pods/binding subresource (409 for a bound pod) and /version.
+Tests can also make chosen requests slow (`slow`). TokenReview and
+SubjectAccessReview answer from `users` and `allowed`.
 Requests need the bearer token of the kubeconfig it writes. Tests can make
 it fail requests (`fail`), drop every open watch (`drop_watches`) and read
 what it was asked (`requests`). It is not an API server: no admission, no
@@ -93,6 +95,11 @@ class FakeApiServer:
         self.state = State()
         self.requests: list[Request] = []
         self._failures: list[_Failure] = []
+        self._slow: list[tuple[str, re.Pattern[str], float]] = []
+        self.users: dict[str, str] = {}
+        """Bearer tokens TokenReview authenticates, and as whom."""
+        self.allowed: set[tuple[str, str, str]] = set()
+        """(user, verb, non-resource path) SubjectAccessReview allows."""
         self._drops = 0
         self._stopping = False
         self._lock = threading.Lock()
@@ -186,6 +193,16 @@ class FakeApiServer:
                 _Failure(method, re.compile(path_pattern), code, times, when, None)
             )
 
+    def slow(self, method: str, path_pattern: str, seconds: float) -> None:
+        """Answer every request matching method and path (a regex searched in it) only after
+        `seconds` (an API server under load); `seconds=0` ends it."""
+        with self._lock:
+            self._slow = [
+                (m, p, d) for m, p, d in self._slow if (m, p.pattern) != (method, path_pattern)
+            ]
+            if seconds > 0:
+                self._slow.append((method, re.compile(path_pattern), seconds))
+
     def clear_failures(self) -> None:
         """Serve every request again."""
         with self._lock:
@@ -233,9 +250,29 @@ class FakeApiServer:
     def authorize(self, method: str, path: str, query: dict[str, str]) -> None:
         """Raise StatusError (403) for a request to refuse: none here; `RbacApiServer` refuses."""
 
+    def _review(self, path: str, body: Any) -> dict[str, Any] | None:
+        """TokenReview (a token of `users` authenticates as that user) and
+        SubjectAccessReview (`allowed` lists the (user, verb, path) allowed), else None."""
+        if path == "/apis/authentication.k8s.io/v1/tokenreviews":
+            user = self.users.get(str((body.get("spec") or {}).get("token") or ""))
+            status: dict[str, Any] = {"authenticated": user is not None}
+            if user is not None:
+                status["user"] = {"username": user, "groups": ["system:authenticated"]}
+            return {**body, "status": status}
+        if path == "/apis/authorization.k8s.io/v1/subjectaccessreviews":
+            spec = body.get("spec") or {}
+            attributes = spec.get("nonResourceAttributes") or {}
+            wanted = (spec.get("user"), attributes.get("verb"), attributes.get("path"))
+            return {**body, "status": {"allowed": wanted in self.allowed}}
+        return None
+
     def _injected(self, request: Request) -> int | None:
         action = None
         with self._lock:
+            delay = next(
+                (d for m, p, d in self._slow if m == request.method and p.search(request.path)),
+                0.0,
+            )
             for failure in self._failures:
                 if (
                     failure.times
@@ -248,6 +285,8 @@ class FakeApiServer:
                         return failure.code
                     action = failure.before
                     break
+        if delay:
+            time.sleep(delay)
         if action is not None:
             action()
         return None
@@ -291,7 +330,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(code, StatusError(code, "Injected", f"injected failure {code}").status())
             return
         if url.path.rstrip("/") == "/version":
-            self._send(200, {"major": "1", "minor": "33", "gitVersion": "v1.33.0"})
+            self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
+            return
+        review = self.api._review(url.path, body)
+        if review is not None:
+            self._send(201, review)
             return
         try:
             self._route(method, url.path, query, body)
@@ -307,7 +350,7 @@ class _Handler(BaseHTTPRequestHandler):
         ns, name, sub = matched["ns"] or "", matched["name"], matched["sub"]
         state = self.api.state
         if name is None:
-            if method == "GET" and query.get("watch") in ("true", "1"):
+            if method == "GET" and query.get("watch") in ("true", "True", "1"):
                 self._watch(resource, ns, query)
             elif method == "GET":
                 self._send(200, self._list(resource, ns, query))

@@ -1,6 +1,6 @@
 """The API-server backend of `kubesched run`: the cluster as a real API server has it.
 
-    session = ApiSession(kubeconfig)           # an asyncio loop thread and kr8s
+    session = ApiSession(kubeconfig)           # an asyncio loop thread, credentials, clients
     session.start()
     cluster = ApiServerCluster(session)        # list+watch of every followed kind
     cluster.start()
@@ -18,7 +18,7 @@ from kubesched.cluster.apiserver.kinds import KINDS, Kind
 from kubesched.cluster.apiserver.leader import LeaderElector, default_identity
 from kubesched.cluster.apiserver.reflector import Backoff, Reflector
 from kubesched.cluster.apiserver.serving import HealthServer
-from kubesched.cluster.apiserver.session import RUN_EXTRA, ApiError, ApiSession
+from kubesched.cluster.apiserver.session import RUN_EXTRA, ApiError, ApiSession, RestClient, Stopped
 from kubesched.cluster.apiserver.writer import PodWriter
 
 __all__ = [
@@ -34,5 +34,7 @@ __all__ = [
     "LeaderElector",
     "PodWriter",
     "Reflector",
+    "RestClient",
+    "Stopped",
     "default_identity",
 ]

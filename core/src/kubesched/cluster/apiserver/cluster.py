@@ -66,6 +66,7 @@ class ApiServerCluster:
         *,
         backoff: Backoff | None = None,
         watch_timeout: float | None = None,
+        asynchronous_status: bool = False,
     ) -> None:
         self.session = session
         self.kinds = tuple(kinds)
@@ -80,7 +81,7 @@ class ApiServerCluster:
             )
             for kind in self.kinds
         }
-        self.writer = PodWriter(session, self.stores)
+        self.writer = PodWriter(session, self.stores, asynchronous_status=asynchronous_status)
         self._bound: dict[str, str] = {}
         """Pod uid -> the node a binding this scheduler wrote put it on, until watched."""
         self._tasks: list[Any] = []
@@ -107,6 +108,10 @@ class ApiServerCluster:
     def wait_for_changes(self, timeout: float) -> bool:
         """Block until a change arrives, `wake` is called or `timeout` seconds pass."""
         return self._woken or self.stores.changed.wait(timeout)
+
+    def notify(self) -> None:
+        """Wake whoever waits for changes once (a bind in flight has finished)."""
+        self.stores.changed.set()
 
     def wake(self) -> None:
         """Wake whoever waits for changes, now and from now on (to stop)."""

@@ -58,6 +58,9 @@ class LeaderElector:
         on_stopped_leading: Callable[[], object] | None = None,
     ) -> None:
         self.session = session
+        self.client = session.client("leader", timeout=renew_deadline, max_connections=2)
+        """A client of its own, its timeout the renew deadline (kube-scheduler's lock client):
+        no backlog of binds or events delays a renewal."""
         self.on_stopped_leading = on_stopped_leading
         """Called (on the API-server thread) when this leader could not renew in time."""
         self.namespace, self.name = namespace, name
@@ -118,7 +121,7 @@ class LeaderElector:
     async def _try(self) -> bool:
         """client-go's tryAcquireOrRenew: one attempt; True when this candidate holds the lease."""
         try:
-            status, lease = await self.session.request("GET", GROUP_VERSION, self._path)
+            status, lease = await self.client.request("GET", GROUP_VERSION, self._path)
             if status == 404:
                 return await self._write("POST", self._collection, self._lease(self._record(None)))
             if status >= 300:
@@ -147,7 +150,7 @@ class LeaderElector:
         return {"apiVersion": GROUP_VERSION, "kind": "Lease", "metadata": meta, "spec": spec}
 
     async def _write(self, method: str, path: tuple[str, str], body: dict[str, Any]) -> bool:
-        status, answer = await self.session.request(method, GROUP_VERSION, path, body=body)
+        status, answer = await self.client.request(method, GROUP_VERSION, path, body=body)
         if status == 409:
             return False
         if status >= 300:
@@ -172,7 +175,7 @@ class LeaderElector:
             "leaseTransitions": self._observed.get("leaseTransitions", 0),
         }
         try:
-            status, lease = await self.session.request("GET", GROUP_VERSION, self._path)
+            status, lease = await self.client.request("GET", GROUP_VERSION, self._path)
             if status < 300 and (lease.get("spec") or {}).get("holderIdentity") == self.identity:
                 version = lease.get("metadata", {}).get("resourceVersion")
                 await self._write("PUT", self._path, self._lease(spec, version))

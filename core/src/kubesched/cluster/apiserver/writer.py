@@ -8,13 +8,22 @@
   status does (upstream's UpdatePodCondition).
 - Deletion: a plain DELETE (preemption's victims); a pod already gone is not an error.
 
-Each call blocks the scheduler's thread until the server answers, and raises
+Binds and status patches each go through a client of their own (`binding`,
+`status`), so that neither waits behind the other's rate limit. Each call
+blocks the calling thread (the scheduler's, or a binding worker's) until the
+server answers (PodScheduled conditions and nominations do not when
+`asynchronous_status` is on, as in `kubesched run`: upstream's asynchronous API
+calls), and raises
 ApiError with the server's message when it refuses.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import functools
+import logging
 import random
 from typing import Any
 
@@ -28,6 +37,8 @@ from kubesched.cluster.apiserver.session import (
     api_path,
 )
 from kubesched.cluster.apiserver.store import Stores
+
+log = logging.getLogger("kubesched.run")
 
 NANOS_PER_SECOND = 1_000_000_000
 RETRIABLE = frozenset({409, 500, 503})
@@ -81,14 +92,36 @@ def status_patch(old: PodStatus, new: PodStatus) -> dict[str, Any]:
 class PodWriter:
     """Bind, patch the status of and delete pods through the API server."""
 
-    def __init__(self, session: ApiSession, stores: Stores) -> None:
+    def __init__(
+        self, session: ApiSession, stores: Stores, *, asynchronous_status: bool = False
+    ) -> None:
         self.session = session
         self.stores = stores
+        self.asynchronous_status = asynchronous_status
+        """Status patches are sent without waiting for the answer (upstream's asynchronous
+        API calls): the scheduling loop goes on at once, a refusal is logged."""
+        self._sent: dict[str, concurrent.futures.Future[Any]] = {}
+        """Pod uid -> its status patch in flight: a bind or deletion of that pod waits for it,
+        so that a late `PodScheduled=False` never lands on a bound pod."""
+        self.binding = session.client("binding")
+        """Binds have a client (and a rate limiter) of their own, as status patches do."""
+        self.status = session.client("status")
 
     def _path(self, pod: Pod, *rest: str) -> tuple[str, str]:
         return api_path("v1", "pods", pod.metadata.namespace, pod.metadata.name, *rest)
 
+    def _forget_sent(self, uid: str, done: concurrent.futures.Future[Any]) -> None:
+        if self._sent.get(uid) is done:
+            del self._sent[uid]
+
+    def _after_status_patch(self, pod: Pod) -> None:
+        sent = self._sent.pop(pod.uid, None)
+        if sent is not None:
+            with contextlib.suppress(Exception):
+                sent.result(self.session.request_timeout * (RETRY_STEPS + 1))
+
     def bind(self, pod: Pod, node_name: str) -> None:
+        self._after_status_patch(pod)
         binding = {
             "apiVersion": "v1",
             "kind": "Binding",
@@ -99,10 +132,12 @@ class PodWriter:
             },
             "target": {"apiVersion": "v1", "kind": "Node", "name": node_name},
         }
-        coro = self.session.checked("POST", "v1", self._path(pod, "binding"), body=binding)
+        coro = self.binding.checked("POST", "v1", self._path(pod, "binding"), body=binding)
         self.session.call(coro, self.session.request_timeout * 2)
 
     def delete_pod(self, pod: Pod, reason: str = "") -> None:
+        self._after_status_patch(pod)
+
         async def delete() -> None:
             status, body = await self.session.request("DELETE", "v1", self._path(pod))
             if status >= 300 and status != 404:
@@ -122,6 +157,12 @@ class PodWriter:
         patch = status_patch(live.status, new)
         if not patch:
             return live
+        # Only the scheduler's own PodScheduled condition and nomination go without waiting: a
+        # victim's DisruptionTarget must be in place before the victim is deleted.
+        if self.asynchronous_status and (condition is None or condition.type == "PodScheduled"):
+            sent = self._sent[pod.uid] = self.session.spawn(self._patch_logged(live, patch))
+            sent.add_done_callback(functools.partial(self._forget_sent, pod.uid))
+            return evolve(live, status=new)
         timeout = self.session.request_timeout * (RETRY_STEPS + 1)
         body = self.session.call(self._patch_with_retries(live, patch), timeout)
         try:
@@ -129,11 +170,17 @@ class PodWriter:
         except Exception:  # an answer that does not load: what we asked for stands
             return evolve(live, status=new)
 
+    async def _patch_logged(self, pod: Pod, patch: dict[str, Any]) -> None:
+        try:
+            await self._patch_with_retries(pod, patch)
+        except ApiError as exc:
+            log.warning("could not update the status of pod %s: %s", pod.key, exc)
+
     async def _patch_with_retries(self, pod: Pod, patch: dict[str, Any]) -> Any:
         delay = RETRY_FIRST
         for step in range(RETRY_STEPS):
             try:
-                return await self.session.checked(
+                return await self.status.checked(
                     "PATCH",
                     "v1",
                     self._path(pod, "status"),
