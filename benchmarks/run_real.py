@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import platform
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -128,7 +129,11 @@ class BindWatch:
 
         headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
         version = self.since
-        with httpx.Client(verify=str(self.plane.ca), headers=headers, timeout=None) as http:
+        with httpx.Client(
+            verify=ssl.create_default_context(cafile=str(self.plane.ca)),
+            headers=headers,
+            timeout=None,
+        ) as http:
             while not self.done.is_set():
                 params = {"watch": "true", "resourceVersion": version, "timeoutSeconds": "600"}
                 with http.stream("GET", f"{self.plane.url}{PODS}", params=params) as response:

@@ -13,10 +13,11 @@ The API server authenticates with a static token file (an admin in
 policy binds the roles system:kube-scheduler and system:volume-scheduler),
 authorizes with RBAC only, and serves HTTPS with a self-signed certificate the
 kubeconfigs trust. Admission runs upstream's defaults less ServiceAccount (no
-controller manager creates service accounts here). No kubelet runs: nodes are
-API objects only, and a pod deleted after it was bound stays Terminating until
-someone deletes it with a grace period of 0 (`AdminClient.force_delete`), as
-its kubelet would. The binaries are never built or fetched here:
+controller manager creates service accounts here) and TaintNodesByCondition (no
+node lifecycle controller would lift the not-ready taint it puts on every new
+node). No kubelet runs: nodes are API objects only, and a pod deleted after it
+was bound stays Terminating until someone deletes it with a grace period of 0
+(`AdminClient.force_delete`), as its kubelet would. The binaries are never built or fetched here:
 `ControlPlaneBinaries.from_environment` reads their paths from
 `KUBESCHED_REAL_APISERVER`, `KUBESCHED_REAL_ETCD` (and `KUBESCHED_REAL_SCHEDULER`
 for an upstream kube-scheduler to compare with).
@@ -30,6 +31,7 @@ import json
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import time
 from collections.abc import Callable, Mapping
@@ -126,7 +128,10 @@ def _write_credentials(workdir: Path) -> tuple[Path, Path, Path]:
     cert_path.write_bytes(cert.public_bytes(pem))
     key_path.write_bytes(key.private_bytes(pem, private, plain))
     sa_key = workdir / "service-account.key"
-    sa_key.write_bytes(ec.generate_private_key(ec.SECP256R1()).private_bytes(pem, private, plain))
+    traditional = serialization.PrivateFormat.TraditionalOpenSSL  # "EC PRIVATE KEY", as it reads
+    sa_key.write_bytes(
+        ec.generate_private_key(ec.SECP256R1()).private_bytes(pem, traditional, plain)
+    )
     return cert_path, key_path, sa_key
 
 
@@ -138,7 +143,7 @@ class AdminClient:
 
         self._http = httpx.Client(
             base_url=url,
-            verify=str(ca),
+            verify=ssl.create_default_context(cafile=str(ca)),
             headers={"Authorization": f"Bearer {token}"},
             timeout=30.0,
         )
@@ -287,7 +292,7 @@ class ControlPlane:
             f"--service-account-signing-key-file={sa_key}",
             "--service-account-issuer=https://kubernetes.default.svc",
             "--service-cluster-ip-range=10.0.0.0/24",
-            "--disable-admission-plugins=ServiceAccount",
+            "--disable-admission-plugins=ServiceAccount,TaintNodesByCondition",
             "--profiling=false",
             "--v=1",
             *self.apiserver_args,
@@ -327,7 +332,10 @@ class ControlPlane:
             "/api/v1/namespaces/default",
         )
         with httpx.Client(
-            base_url=self.url, verify=str(self.ca), headers=headers, timeout=5.0
+            base_url=self.url,
+            verify=ssl.create_default_context(cafile=str(self.ca)),
+            headers=headers,
+            timeout=5.0,
         ) as http:
             while time.monotonic() < deadline:
                 for process, name in ((self._etcd, "etcd"), (self._apiserver, "kube-apiserver")):
