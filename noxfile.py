@@ -137,6 +137,15 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def realserver(session: nox.Session) -> None:
+    """`kubesched run` against a real etcd and kube-apiserver (not run by default): the
+    binaries come from KUBESCHED_REAL_APISERVER and KUBESCHED_REAL_ETCD (every test is skipped,
+    with that reason, without them); KUBESCHED_REAL_SCHEDULER adds upstream's kube-scheduler
+    to `benchmarks/run_real.py`. See docs/development.md."""
+    session.run("pytest", "tests/realserver", "-n", "0", "-v", *session.posargs)
+
+
+@nox.session
 def bench_quick(session: nox.Session) -> None:
     """Small benchmark workloads, so CI notices a benchmark that no longer runs."""
     dispatch = ["--nodes", "1000", "--repeat", "3", "--loop-pods", "300", "--loop-repeat", "1"]

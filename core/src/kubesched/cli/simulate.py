@@ -1,6 +1,8 @@
 """`kubesched simulate CLUSTER`: where every pending pod goes, and why.
 
-CLUSTER is a manifest file, a directory of them, or `-` (standard input):
+CLUSTER is a manifest file, a directory of them, or `-` (standard input); or,
+with `--kubeconfig` instead, a live cluster read once, read-only, with the
+list code of `kubesched run`:
 nodes, pods (those with `spec.nodeName` are running, the others pending),
 PodDisruptionBudgets, PriorityClasses, and the Services and controllers that
 select pods. The pending pods are scheduled with
@@ -21,7 +23,7 @@ import click
 import yaml
 from rich.console import Console
 
-from kubesched.api._manifests import load_manifests
+from kubesched.api._manifests import ClusterObjects, load_manifests
 from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._interrupt import progress, stage, write_atomically
 from kubesched.cli._json import dumps_indented, write_indented
@@ -84,8 +86,23 @@ def _selection(
     )
 
 
+def _read(cluster: str, feature_gates: FeatureGates, stderr: Console) -> ClusterObjects:
+    """The objects of a manifest file, a directory or standard input."""
+    reading = f"reading {'standard input' if cluster == '-' else cluster}"
+    stage(reading)
+    with loading(stderr, reading) as watch:
+        return load_manifests(cluster, feature_gates=feature_gates, progress=watch)
+
+
 @click.command(name="simulate")
-@click.argument("cluster", type=click.Path(allow_dash=True))
+@click.argument("cluster", type=click.Path(allow_dash=True), required=False)
+@click.option(
+    "--kubeconfig",
+    type=click.Path(dir_okay=False),
+    help="Read the pods, nodes and the rest from this live cluster instead of CLUSTER "
+    "(list only, nothing is written; the kinds and credentials of kubesched run).",
+)
+@click.option("--context", help="With --kubeconfig: this context instead of the current one.")
 @click.option(
     "--config",
     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
@@ -160,7 +177,9 @@ def _selection(
 )
 @feature_gates_option
 def command(
-    cluster: str,
+    cluster: str | None,
+    kubeconfig: str | None,
+    context: str | None,
     config: Path | None,
     seed: int,
     output: str,
@@ -176,7 +195,12 @@ def command(
     html_file: Path | None,
     feature_gates: FeatureGates,
 ) -> None:
-    """Schedule the pending pods of CLUSTER (a file, a directory or -) and show the result."""
+    """Schedule the pending pods of CLUSTER (a file, a directory or -), or of the live cluster
+    of --kubeconfig, and show the result."""
+    if (cluster is None) == (kubeconfig is None):
+        raise click.UsageError("give either CLUSTER or --kubeconfig (a live cluster), not both")
+    if context is not None and kubeconfig is None:
+        raise click.UsageError("--context goes with --kubeconfig")
     if cluster == "-" and str(config) == "-":
         raise click.UsageError("CLUSTER and --config cannot both be standard input (-)")
     selection = _selection(namespace, selector, only_failed, explain, explain_pods, nodes)
@@ -188,16 +212,20 @@ def command(
     registry = discovered_registry()
     cfg, profiles = load_profiles(config, registry)  # ConfigError: exit 1, every problem
     stderr = Console(stderr=True)
-    reading = f"reading {'standard input' if cluster == '-' else cluster}"
-    stage(reading)
-    with loading(stderr, reading) as watch:
-        objects = load_manifests(cluster, feature_gates=feature_gates, progress=watch)
-        try:
-            memory = InMemoryCluster.of(objects)
-        except InputError as exc:
-            raise InputError(
-                exc.message, file=exc.file or cluster, obj=exc.obj, field=exc.field
-            ) from None
+    if kubeconfig is not None:
+        from kubesched.cli._live import read_live_cluster
+
+        stage(f"listing the cluster of {kubeconfig}")
+        objects, cluster = read_live_cluster(kubeconfig, context)
+    else:
+        assert cluster is not None
+        objects = _read(cluster, feature_gates, stderr)
+    try:
+        memory = InMemoryCluster.of(objects)
+    except InputError as exc:
+        raise InputError(
+            exc.message, file=exc.file or cluster, obj=exc.obj, field=exc.field
+        ) from None
     metrics = SchedulerMetrics()
     simulation = build_simulation(
         cfg,

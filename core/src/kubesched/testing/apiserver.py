@@ -241,7 +241,8 @@ class FakeApiServer:
             time.sleep(0.02)
         raise AssertionError(f"timed out after {timeout}s waiting for {predicate}")
 
-    # -- serving ---------------------------------------------------------------------
+    def authorize(self, method: str, path: str, query: dict[str, str]) -> None:
+        """Raise StatusError (403) for a request to refuse: none here; `RbacApiServer` refuses."""
 
     def _injected(self, request: Request) -> int | None:
         action = None
@@ -319,6 +320,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(exc.code, exc.status())
 
     def _route(self, method: str, path: str, query: dict[str, str], body: Any) -> None:
+        self.api.authorize(method, path, query)
         matched = _PATH.match(path)
         if matched is None:
             raise StatusError(404, "NotFound", f"the server could not find {path}")

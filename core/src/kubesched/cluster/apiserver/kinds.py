@@ -92,5 +92,7 @@ STORAGE_KINDS = (
 NAMESPACES = Kind("Namespace", "v1", "namespaces", Namespace, namespaced=False)
 """Followed only when asked for (`kinds=`): pod affinity's namespaceSelector reads them."""
 
-KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, PRIORITY_CLASSES, *STORAGE_KINDS, *WORKLOADS)
-"""Every kind followed, in the order their first listing is waited for."""
+KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, *STORAGE_KINDS, *WORKLOADS)
+"""Every kind followed, in the order their first listing is waited for: exactly what upstream's
+system:kube-scheduler and system:volume-scheduler roles allow to list and watch. PriorityClasses
+are not among them: admission has put each pod's priority in its spec already."""

@@ -123,8 +123,11 @@ class ApiSession:
         burst: int = 100,
         connect_backoff: Callable[[], float] | None = None,
         stopping: threading.Event | None = None,
+        context: str | None = None,
     ) -> None:
         self.kubeconfig = kubeconfig or None
+        self.context = context or None
+        """A context of the kubeconfig other than its current one."""
         self.request_timeout = request_timeout
         self.qps, self.burst = qps, burst
         self.loop = asyncio.new_event_loop()
@@ -159,7 +162,7 @@ class ApiSession:
         warnings.filterwarnings("ignore", message=r".*Kubernetes version", category=UserWarning)
 
         async def credentials() -> Any:
-            return await kr8s.api(kubeconfig=source)
+            return await kr8s.api(kubeconfig=source, context=self.context)
 
         try:
             self._api = self._connect(credentials, check)
