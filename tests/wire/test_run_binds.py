@@ -94,7 +94,7 @@ def test_binding_cycles_run_concurrently_against_a_slow_server(
     for name in names:
         apiserver.create(make_pod(name).scheduler_name(SCHEDULER).req(cpu="1").obj())
     started = time.monotonic()
-    apiserver.wait_for(lambda: all(node_of(apiserver, n) for n in names), timeout=10)
+    apiserver.wait_for(lambda: all(node_of(apiserver, n) for n in names))
     assert time.monotonic() - started < 3.0
     apiserver.slow("POST", "/binding$", 0)
     assert running.stop() == 0

@@ -231,7 +231,7 @@ class FakeApiServer:
             if r.query.get("watch") == "true" and r.path.endswith(f"/{plural}")
         ]
 
-    def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+    def wait_for(self, predicate: Callable[[], Any], timeout: float = 30.0) -> Any:
         """Poll `predicate` until it returns something true; AssertionError after `timeout`."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
