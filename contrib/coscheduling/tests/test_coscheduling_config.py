@@ -37,7 +37,7 @@ def test_the_example_config_enables_it_instead_of_priority_sort() -> None:
     )
     plugins = profile.plugins
     assert plugins["queueSort"] == ("Coscheduling",)
-    assert plugins["postFilter"] == ("DefaultPreemption", "Coscheduling")
+    assert plugins["postFilter"] == ("DynamicResources", "DefaultPreemption", "Coscheduling")
     for point in ("preFilter", "reserve", "permit"):
         assert "Coscheduling" in plugins[point]
     assert "PrioritySort" not in profile.enabled()

@@ -99,6 +99,10 @@ def test_feature_gate_list_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out.splitlines() == [
         "NAME                                DEFAULT  STAGE  LOCKED  ENABLED  KUBESCHED",
+        "DRAAdminAccess                      true     Beta   -       true     yes",
+        "DRADeviceTaints                     false    Alpha  -       false    yes",
+        "DRAPartitionableDevices             false    Alpha  -       false    yes",
+        "DRAPrioritizedList                  true     Beta   -       true     yes",
         "PodLevelResources                   true     Beta   -       true     yes",
         "TaintTolerationComparisonOperators  false    Alpha  -       true     yes",
     ]

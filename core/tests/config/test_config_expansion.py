@@ -292,15 +292,6 @@ def test_unknown_multi_point_plugin_is_reported_once(registry: Registry) -> None
     assert errors == ['profiles[0].plugins.multiPoint.enabled: plugin "Nope" does not exist']
 
 
-def test_unknown_upstream_plugin_says_it_is_not_installed(registry: Registry) -> None:
-    plugins = _with_sort_and_bind(Plugins(score=ps([("DynamicResources", 1)])))
-    _, errors = build_one(plugins, registry)
-    assert errors == [
-        'profiles[0].plugins.score.enabled[0]: ScorePlugin "DynamicResources" does not exist '
-        "(an upstream default plugin that is not installed here)"
-    ]
-
-
 def test_a_missing_built_in_plugin_says_how_to_install_it(registry: Registry) -> None:
     plugins = _with_sort_and_bind(Plugins(score=ps([("ImageLocality", 1)])))
     _, errors = build_one(plugins, registry)

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from kubesched.config import (
-    UPSTREAM_DEFAULT_PLUGINS,
     KubeSchedulerConfiguration,
     KubeSchedulerProfile,
     Plugins,
@@ -34,8 +33,6 @@ from kubesched.framework._points import CONSTRUCTION_ORDER, EXTENSION_POINTS, PO
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import implements, install_hint
 from kubesched.framework._runtime import Framework
-
-_UPSTREAM_NAMES = frozenset(p.name for p in UPSTREAM_DEFAULT_PLUGINS)
 
 
 def _already_registered(at: str, name: str, point: str) -> str:
@@ -54,8 +51,6 @@ def _does_not_exist(point: str | None, name: str, registry: Registry) -> str:
         message += f" (it is not installed; install it with: {hint})"
     elif close:
         message += f', did you mean "{close[0]}"?'
-    elif name in _UPSTREAM_NAMES:
-        message += " (an upstream default plugin that is not installed here)"
     return message
 
 

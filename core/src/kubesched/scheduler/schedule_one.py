@@ -372,8 +372,6 @@ class ScheduleOne:
             self.queue.move_all_to_active_or_backoff(ASSIGNED_POD_DELETE, b.assumed, None)
             self.handle_scheduling_failure(b.entry, b.fw, status, "", b.start, error)
 
-    # -- failures --------------------------------------------------------------------
-
     def handle_scheduling_failure(
         self,
         entry: QueueEntry,
