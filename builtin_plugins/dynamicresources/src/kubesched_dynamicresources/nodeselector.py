@@ -1,45 +1,17 @@
-"""Whether a node matches a NodeSelector (a slice's, a device's or an allocation's)."""
+"""Node selectors in allocations: matching (the public `node_selector_matches`) and the
+selector of one node by name."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from kubesched.api import (
+    NodeSelector,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
+    node_selector_matches,
+)
 
-from kubesched.api import Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm
-
-
-def _requirement(req: NodeSelectorRequirement, value: str | None) -> bool:
-    op = req.operator
-    if op == "In":
-        return value is not None and value in req.values
-    if op == "NotIn":
-        return value is None or value not in req.values
-    if op == "Exists":
-        return value is not None
-    if op == "DoesNotExist":
-        return value is None
-    if op in ("Gt", "Lt") and value is not None and len(req.values) == 1:
-        try:
-            have, bound = int(value), int(req.values[0])
-        except ValueError:
-            return False
-        return have > bound if op == "Gt" else have < bound
-    return False
-
-
-def _term(term: NodeSelectorTerm, labels: Mapping[str, str], name: str) -> bool:
-    if not term.match_expressions and not term.match_fields:
-        return False  # an empty term matches no node
-    if not all(_requirement(r, labels.get(r.key)) for r in term.match_expressions):
-        return False
-    return all(
-        _requirement(r, name if r.key == "metadata.name" else None) for r in term.match_fields
-    )
-
-
-def node_matches(selector: NodeSelector, node: Node) -> bool:
-    """Upstream's nodeaffinity.NodeSelector.Match: any term matches."""
-    labels = node.metadata.labels
-    return any(_term(t, labels, node.metadata.name) for t in selector.node_selector_terms)
+node_matches = node_selector_matches
+"""Upstream's nodeaffinity.NodeSelector.Match: any term matches."""
 
 
 def node_name_selector(name: str) -> NodeSelector:

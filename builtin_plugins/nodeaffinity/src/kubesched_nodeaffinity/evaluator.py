@@ -17,9 +17,10 @@ on it and not the other way round.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
+
+from kubesched.api import parse_go_int64
 
 IN = "In"
 NOT_IN = "NotIn"
@@ -29,20 +30,6 @@ GT = "Gt"
 LT = "Lt"
 NODE_NAME_FIELD = "metadata.name"
 """The one node field a matchFields requirement can select on."""
-
-_GO_INT_RE = re.compile(r"[+-]?[0-9]+")
-_INT64_MIN = -(2**63)
-_INT64_MAX = 2**63 - 1
-
-
-def parse_go_int64(text: str) -> int | None:
-    """`text` as Go's `strconv.ParseInt(text, 10, 64)` reads it, or None where Go fails:
-    an optional sign and decimal digits only, within int64."""
-    if not _GO_INT_RE.fullmatch(text):
-        return None
-    value = int(text)
-    return value if _INT64_MIN <= value <= _INT64_MAX else None
-
 
 Truth = Any
 """A bool (one node) or a boolean mask (one entry per row)."""

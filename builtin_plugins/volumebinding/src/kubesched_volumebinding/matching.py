@@ -3,54 +3,21 @@ CheckNodeAffinity), and which nodes a local volume pins a pod to."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from kubesched.api import (
     PHASE_AVAILABLE,
     STORAGE,
     Node,
-    NodeSelectorRequirement,
-    NodeSelectorTerm,
     PersistentVolume,
     PersistentVolumeClaim,
     as_selector,
     claim_class,
+    node_selector_matches,
     volume_class,
 )
 
 HOSTNAME = "kubernetes.io/hostname"
-
-
-def _requirement_matches(req: NodeSelectorRequirement, value: str | None) -> bool:
-    op = req.operator
-    if op == "In":
-        return value is not None and value in req.values
-    if op == "NotIn":
-        return value is None or value not in req.values
-    if op == "Exists":
-        return value is not None
-    if op == "DoesNotExist":
-        return value is None
-    if op in ("Gt", "Lt") and value is not None and len(req.values) == 1:
-        try:
-            have, bound = int(value), int(req.values[0])
-        except ValueError:
-            return False
-        return have > bound if op == "Gt" else have < bound
-    return False
-
-
-def _term_matches(term: NodeSelectorTerm, labels: Mapping[str, str], name: str) -> bool:
-    if not term.match_expressions and not term.match_fields:
-        return False  # an empty term matches no node
-    for req in term.match_expressions:
-        if not _requirement_matches(req, labels.get(req.key)):
-            return False
-    for req in term.match_fields:
-        value = name if req.key == "metadata.name" else None
-        if not _requirement_matches(req, value):
-            return False
-    return True
 
 
 def node_affinity_fits(pv: PersistentVolume, node: Node) -> bool:
@@ -58,10 +25,7 @@ def node_affinity_fits(pv: PersistentVolume, node: Node) -> bool:
     affinity = pv.spec.node_affinity
     if affinity is None or affinity.required is None:
         return True
-    labels = node.metadata.labels
-    return any(
-        _term_matches(t, labels, node.metadata.name) for t in affinity.required.node_selector_terms
-    )
+    return node_selector_matches(affinity.required, node)
 
 
 def local_volume_nodes(pv: PersistentVolume) -> set[str]:

@@ -35,6 +35,7 @@ from kubesched.api._node import (
     NodeStatus,
     Taint,
 )
+from kubesched.api._node_selector import node_selector_matches, parse_go_int64
 from kubesched.api._pod import (
     DEFAULT_SCHEDULER_NAME,
     PREEMPT_LOWER_PRIORITY,
@@ -284,7 +285,9 @@ __all__ = [
     "is_tolerated",
     "label_value_errors",
     "load_manifests",
+    "node_selector_matches",
     "not_supported",
+    "parse_go_int64",
     "parse_quantity",
     "pod_requests",
     "qualified_name_errors",
