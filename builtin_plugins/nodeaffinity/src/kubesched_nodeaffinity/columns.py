@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable, Mapping
 import numpy as np
 from numpy.typing import NDArray
 
+from kubesched.api import parse_go_int64
 from kubesched.framework import NodeInfo, NodeTable
-from kubesched_nodeaffinity.evaluator import Truth, parse_go_int64
+from kubesched_nodeaffinity.evaluator import Truth
 
 Mask = NDArray[np.bool_]
 ABSENT = -1

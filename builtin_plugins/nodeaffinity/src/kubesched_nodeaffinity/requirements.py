@@ -14,6 +14,7 @@ from kubesched.api import (
     index,
     invalid,
     not_supported,
+    parse_go_int64,
     validate_label_key,
     validate_label_value,
 )
@@ -26,7 +27,6 @@ from kubesched_nodeaffinity.evaluator import (
     NOT_IN,
     NodeView,
     field,
-    parse_go_int64,
     requirement,
 )
 
