@@ -4,7 +4,7 @@
 
 Any term may match; an empty term matches no node, and so does a term that does
 not parse (upstream's lazy-error selector): a key that is no label key, an In or
-NotIn without values or with one that is no label value, Exists or DoesNotExist
+NotIn without values, a value that is no label value, Exists or DoesNotExist
 with values, Gt or Lt without exactly one Go int64, a field requirement other
 than In or NotIn with one value. Gt and Lt read a node's label as Go's
 `strconv.ParseInt(value, 10, 64)` does; a label it refuses never compares.
@@ -49,10 +49,10 @@ def _is_label_value(text: str) -> bool:
 def _label_requirement_parses(req: NodeSelectorRequirement) -> bool:
     """Would upstream's labels.NewRequirement accept it?"""
     op, values = req.operator, req.values
-    if not _is_label_key(req.key):
+    if not _is_label_key(req.key) or not all(map(_is_label_value, values)):
         return False
     if op in ("In", "NotIn"):
-        return bool(values) and all(_is_label_value(v) for v in values)
+        return bool(values)
     if op in ("Exists", "DoesNotExist"):
         return not values
     if op in ("Gt", "Lt"):
