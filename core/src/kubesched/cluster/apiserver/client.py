@@ -6,7 +6,9 @@ watch. Requests (not watches) wait for a token of the client's bucket
 (`clientConnection.qps` a second, `burst` at once), as client-go's rate limiter.
 A 401 makes the session read its credentials again once (an expired token of an
 exec plugin). Every request is reported to the session's observers (the
-rest_client_* metrics).
+rest_client_* metrics). A client made `lean` (binds, status patches, events: many
+small requests) sends its requests through `http11.Http11Pool` instead of httpx,
+when the server is reached without a proxy; its watches would still use httpx.
 """
 
 from __future__ import annotations
@@ -83,17 +85,40 @@ class RestClient:
         burst: int,
         timeout: float,
         max_connections: int = 20,
+        lean: bool = False,
     ) -> None:
         self.session, self.name = session, name
         self.request_timeout = timeout
         self.pacer = Pacer(qps, burst)
         self._max_connections = max_connections
         self._http: Any = None
+        self._lean = lean
+        self._pool: Any = None
 
     def _client(self) -> Any:
         if self._http is None:
             self._http = self.session._new_http(self._max_connections)
         return self._http
+
+    def _lean_pool(self) -> Any:
+        """The lean connection pool of this client, or None (not lean, or behind a proxy)."""
+        if self._lean and self._pool is None:
+            self._pool = self.session._new_lean(self._max_connections)
+            self._lean = self._pool is not None
+        return self._pool
+
+    async def _lean_request(
+        self,
+        pool: Any,
+        method: str,
+        url: str,
+        params: Mapping[str, str] | None,
+        headers: dict[str, str],
+        data: bytes | None,
+        timeout: float,
+    ) -> tuple[int, bytes]:
+        target = pool.target(url, dict(params) if params else None)
+        return await pool.request(method, target, headers.items(), data, timeout)  # type: ignore[no-any-return]
 
     async def request(
         self,
@@ -119,14 +144,19 @@ class RestClient:
         url = _url(group_version, path)
         started = time.perf_counter()
         status = 0
+        pool = self._lean_pool()
         try:
             for attempt in (0, 1):
-                response = await self._client().request(method, url, headers=headers, **kwargs)
-                status = int(response.status_code)
+                if pool is not None:
+                    status, content = await self._lean_request(
+                        pool, method, url, params, headers, kwargs.get("content"), kwargs["timeout"]
+                    )
+                else:
+                    response = await self._client().request(method, url, headers=headers, **kwargs)
+                    status, content = int(response.status_code), response.content
                 if status != 401 or attempt:
                     break
                 headers = await self.session._reauthenticate()
-            content = response.content
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the transport's errors (httpx), whatever their type
@@ -173,6 +203,8 @@ class RestClient:
     async def aclose(self) -> None:
         if self._http is not None:
             await self._http.aclose()
+        if self._pool is not None:
+            await self._pool.aclose()
 
 
 def _url(group_version: str, path: tuple[str, str]) -> str:
