@@ -1,6 +1,6 @@
 """One client of the API server: its own connection pool (httpx), token bucket and timeout.
 
-`RestClient` sends a request as raw JSON and answers (HTTP status, decoded
+`RestClient` sends a request as raw JSON (msgspec) and answers (HTTP status, decoded
 body); `checked` raises `ApiError` unless the answer is 2xx; `stream` opens a
 watch. Requests (not watches) wait for a token of the client's bucket
 (`clientConnection.qps` a second, `burst` at once), as client-go's rate limiter.
@@ -14,11 +14,12 @@ when the server is reached without a proxy; its watches would still use httpx.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
+
+import msgspec
 
 from kubesched.errors import KubeschedError
 
@@ -139,7 +140,7 @@ class RestClient:
             kwargs["params"] = dict(params)
         headers = self.session._headers()
         if body is not None:
-            kwargs["content"] = json.dumps(body).encode()
+            kwargs["content"] = msgspec.json.encode(body)
             headers["Content-Type"] = content_type
         url = _url(group_version, path)
         started = time.perf_counter()
@@ -164,7 +165,7 @@ class RestClient:
         finally:
             self.session._observe(self.name, method, status, time.perf_counter() - started)
         try:
-            return status, json.loads(content) if content else None
+            return status, msgspec.json.decode(content) if content else None
         except ValueError:
             return status, None
 
