@@ -37,9 +37,7 @@ def test_each_plugin_counts_the_nodes_it_was_asked_about(
         apiserver.create(make_node(name).capacity(cpu=cpu, memory="4Gi").obj())
     apiserver.create(make_pod("p").scheduler_name(SCHEDULER).req(cpu="1").obj())
     running = start_scheduler()
-    apiserver.wait_for(
-        lambda: apiserver.get("v1", "pods", "default", "p")["spec"].get("nodeName")
-    )
+    apiserver.wait_for(lambda: apiserver.get("v1", "pods", "default", "p")["spec"].get("nodeName"))
     seen = apiserver.wait_for(lambda: evaluations(running).get(("Score", "NodeResourcesFit")))
     assert seen
     counts = evaluations(running)

@@ -310,11 +310,12 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path.rstrip("/") == "/version":
             self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
             return
-        review = answer_review(url.path, body, self.api.users, self.api.allowed)
-        if review is not None:
-            self._send(201, review)
-            return
         try:
+            review = answer_review(url.path, body, self.api.users, self.api.allowed)
+            if review is not None:
+                self.api.authorize(method, url.path, query)  # reviews need RBAC's leave too
+                self._send(201, review)
+                return
             self._route(method, url.path, query, body)
         except StatusError as exc:
             self._send(exc.code, exc.status())
