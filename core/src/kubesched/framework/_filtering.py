@@ -11,7 +11,7 @@ per-node form; nodes with nominated pods are filtered twice, as upstream does.
 from __future__ import annotations
 
 import time
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,8 @@ class FilterPhase(PreFilterPhase):
     _nominator: PodNominator | None
     _filter: tuple[PluginCall, ...]
     _filter_batch: Mapping[str, PluginCall]
+    feasible_mask: Callable[[CycleState, Pod, NodeTable], Mask | Status]
+    """Preemption's many-node filter, without reasons (`_feasible_mask`)."""
 
     def _prepare_filter(self, plans: Plans) -> None:
         self._filter = plans["filter"]
@@ -117,40 +119,6 @@ class FilterPhase(PreFilterPhase):
         return status
 
     # -- Filter, many nodes ------------------------------------------------------------
-
-    def feasible_mask(self, state: CycleState, pod: Pod, table: NodeTable) -> Mask | Status:
-        """Which rows of `table` pass every active Filter plugin, nominated pods not
-        counted and no reason worked out: batch forms over the table, per-node forms on the
-        rows still alive. The table may be any rows (preemption's what-if copies of
-        nodes). An Error status when a plugin fails."""
-        masks = self._batch_masks(state, pod, table)
-        if isinstance(masks, Status):
-            return masks
-        steps = self._steps(state, masks)
-        alive = np.ones(len(table), dtype=bool)
-        for _fn, mask, _call in steps:
-            if mask is not None:
-                np.logical_and(alive, mask, out=alive)
-        node_infos = table.node_infos
-        self._count_masked(steps, np.arange(len(table), dtype=np.intp))
-        for fn, mask, call in steps:
-            if mask is not None:
-                continue
-            self._count(call.plugin, "Filter", int(np.count_nonzero(alive)))
-            for r in np.flatnonzero(alive).tolist():
-                try:
-                    value = fn(state, pod, node_infos[r])
-                except KeyboardInterrupt:
-                    raise
-                except BaseException as exc:
-                    return call.failed(exc)
-                status = None if value is None else _filter_status(call, value)
-                if status is None:
-                    continue
-                if not status.is_rejected():
-                    return status
-                alive[r] = False
-        return alive
 
     def find_feasible_nodes(
         self,

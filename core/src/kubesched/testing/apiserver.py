@@ -311,17 +311,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
             return
         try:
-            review = answer_review(url.path, body, self.api.users, self.api.allowed)
-            if review is not None:
-                self.api.authorize(method, url.path, query)  # reviews need RBAC's leave too
-                self._send(201, review)
-                return
             self._route(method, url.path, query, body)
         except StatusError as exc:
             self._send(exc.code, exc.status())
 
     def _route(self, method: str, path: str, query: dict[str, str], body: Any) -> None:
-        self.api.authorize(method, path, query)
+        self.api.authorize(method, path, query)  # reviews too: they need RBAC's leave
+        review = answer_review(path, body, self.api.users, self.api.allowed)
+        if review is not None:
+            self._send(201, review)
+            return
         matched = _PATH.match(path)
         if matched is None:
             raise StatusError(404, "NotFound", f"the server could not find {path}")
