@@ -144,12 +144,13 @@ async def httpx_ops(url: str, kubeconfig: str) -> Ops:
 async def lean_ops(url: str, kubeconfig: str) -> Ops:
     """What `kubesched run` does now: binds through its lean HTTP/1.1 client (`http11`), lists
     and watches through httpx, JSON through msgspec."""
+    import httpx
     import msgspec
 
     from kubesched.cluster.apiserver.http11 import Http11Pool
 
     pool = Http11Pool(url, ssl_context=None, max_connections=4)
-    _, listing, _ = await httpx_ops(url, kubeconfig)
+    client = httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"})
     headers = [("Authorization", f"Bearer {TOKEN}"), ("Content-Type", "application/json")]
 
     async def bind(ns: str, name: str) -> None:
@@ -158,15 +159,14 @@ async def lean_ops(url: str, kubeconfig: str) -> Ops:
         _, answer = await pool.request("POST", target, headers, body, 10.0)
         msgspec.json.decode(answer)
 
-    async def watch(ns: str, since: int, count: int) -> int:
-        import httpx
+    async def listing(ns: str) -> int:
+        r = await client.get(f"/api/v1/namespaces/{ns}/pods", params={"limit": "500"})
+        return len(msgspec.json.decode(r.content)["items"])
 
+    async def watch(ns: str, since: int, count: int) -> int:
         seen = 0
         params = {"watch": "true", "resourceVersion": str(since), "timeoutSeconds": "5"}
-        async with (
-            httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"}) as client,
-            client.stream("GET", f"/api/v1/namespaces/{ns}/pods", params=params) as r,
-        ):
+        async with client.stream("GET", f"/api/v1/namespaces/{ns}/pods", params=params) as r:
             async for line in r.aiter_lines():
                 if line:
                     msgspec.json.decode(line)
