@@ -3,7 +3,9 @@ server in a process of its own (so only the client's CPU is counted).
 
 Three operations, each what `kubesched run` does most: a bind (POST pods/binding), a list
 of 500 pods (one page), and a watch event (one pod delivered by a watch stream). Each client
-is measured the way it would be used: plain httpx (HTTP/1.1 keep-alive) with raw JSON; kr8s'
+is measured the way it would be used: plain httpx (HTTP/1.1 keep-alive) with raw JSON;
+`lean`, what `kubesched run` does now (binds through its own HTTP/1.1 client, `http11`;
+lists and watches through httpx; JSON through msgspec); kr8s'
 `call_api` (raw JSON over its httpx session); lightkube's typed async client; and
 kubernetes_asyncio's generated API, with its models (`typed`) and raw (`_preload_content=False`).
 A client that is not installed is skipped.
@@ -131,6 +133,43 @@ async def httpx_ops(url: str, kubeconfig: str) -> Ops:
             async for line in r.aiter_lines():
                 if line:
                     json.loads(line)
+                    seen += 1
+                    if seen == count:
+                        break
+        return seen
+
+    return bind, listing, watch
+
+
+async def lean_ops(url: str, kubeconfig: str) -> Ops:
+    """What `kubesched run` does now: binds through its lean HTTP/1.1 client (`http11`), lists
+    and watches through httpx, JSON through msgspec."""
+    import httpx
+    import msgspec
+
+    from kubesched.cluster.apiserver.http11 import Http11Pool
+
+    pool = Http11Pool(url, ssl_context=None, max_connections=4)
+    client = httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"})
+    headers = [("Authorization", f"Bearer {TOKEN}"), ("Content-Type", "application/json")]
+
+    async def bind(ns: str, name: str) -> None:
+        target = pool.target(f"api/v1/namespaces/{ns}/pods/{name}/binding", None)
+        body = msgspec.json.encode(binding(ns, name))
+        _, answer = await pool.request("POST", target, headers, body, 10.0)
+        msgspec.json.decode(answer)
+
+    async def listing(ns: str) -> int:
+        r = await client.get(f"/api/v1/namespaces/{ns}/pods", params={"limit": "500"})
+        return len(msgspec.json.decode(r.content)["items"])
+
+    async def watch(ns: str, since: int, count: int) -> int:
+        seen = 0
+        params = {"watch": "true", "resourceVersion": str(since), "timeoutSeconds": "5"}
+        async with client.stream("GET", f"/api/v1/namespaces/{ns}/pods", params=params) as r:
+            async for line in r.aiter_lines():
+                if line:
+                    msgspec.json.decode(line)
                     seen += 1
                     if seen == count:
                         break
@@ -300,6 +339,7 @@ def main() -> None:
             kubeconfig = remote.kubeconfig(Path(tmp) / "kubeconfig")
             clients: dict[str, Callable[[], Awaitable[Ops]]] = {
                 "httpx": lambda: httpx_ops(remote.url, kubeconfig),
+                "lean": lambda: lean_ops(remote.url, kubeconfig),
                 "kr8s": lambda: kr8s_ops(remote.url, kubeconfig),
                 "lightkube": lambda: lightkube_ops(remote.url, kubeconfig),
                 "kubernetes_asyncio_typed": lambda: kubernetes_asyncio_ops(

@@ -35,3 +35,34 @@ def test_without_binaries_it_is_skipped_and_writes_nothing(
     report = run_real.main(["--output", str(tmp_path / "out.json")])
     assert report["skipped"].startswith("no real control plane: set KUBESCHED_REAL_APISERVER")
     assert not (tmp_path / "out.json").exists()
+
+
+def test_medians_per_shape_and_scheduler() -> None:
+    def run(which: str, seconds: float, src: str = "", finished: bool = True) -> dict[str, object]:
+        pods = 100
+        return {
+            "scheduler": which,
+            "kubeschedSrc": src,
+            "nodes": 10,
+            "pods": pods,
+            "finished": finished,
+            "seconds": seconds,
+            "podsPerSecond": round(pods / seconds, 1),
+            "cpuSeconds": seconds / 2,
+        }
+
+    runs = [
+        run("kube-scheduler", 2.0),
+        run("kubesched", 5.0),
+        run("kubesched", 9.0, src="other"),
+        run("kube-scheduler", 4.0),
+        run("kubesched", 1.0),
+        run("kubesched", 3.0, finished=False),
+    ]
+    found = {(m["scheduler"], m["kubeschedSrc"]): m for m in run_real.medians(runs)}
+    assert found[("kube-scheduler", "")]["seconds"] == 3.0
+    assert found[("kube-scheduler", "")]["runs"] == 2
+    assert found[("kubesched", "")]["seconds"] == 3.0  # median of 5, 1 and 3
+    assert found[("kubesched", "")]["cpuSeconds"] == 1.5
+    assert found[("kubesched", "")]["allFinished"] is False
+    assert found[("kubesched", "other")]["podsPerSecond"] == 11.1

@@ -104,6 +104,8 @@ def test_kubesched_run_serves_probes_and_stops_on_sigterm(
             "# TYPE scheduler_inflight_events gauge",
             "# TYPE scheduler_queueing_hint_execution_duration_seconds histogram",
             "# TYPE scheduler_goroutines gauge",
+            'scheduler_plugin_evaluation_total{extension_point="Filter",plugin="NodeResourcesFit",'
+            'profile="my-scheduler"} 1.0',
         ):
             assert family in metrics, family
         assert fetch(port, "/healthz", token=None) == (200, "ok")  # health: anonymous

@@ -11,7 +11,7 @@ per-node form; nodes with nominated pods are filtered twice, as upstream does.
 from __future__ import annotations
 
 import time
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,8 @@ class FilterPhase(PreFilterPhase):
     _nominator: PodNominator | None
     _filter: tuple[PluginCall, ...]
     _filter_batch: Mapping[str, PluginCall]
+    feasible_mask: Callable[[CycleState, Pod, NodeTable], Mask | Status]
+    """Preemption's many-node filter, without reasons (`_feasible_mask`)."""
 
     def _prepare_filter(self, plans: Plans) -> None:
         self._filter = plans["filter"]
@@ -117,38 +119,6 @@ class FilterPhase(PreFilterPhase):
         return status
 
     # -- Filter, many nodes ------------------------------------------------------------
-
-    def feasible_mask(self, state: CycleState, pod: Pod, table: NodeTable) -> Mask | Status:
-        """Which rows of `table` pass every active Filter plugin, nominated pods not
-        counted and no reason worked out: batch forms over the table, per-node forms on the
-        rows still alive. The table may be any rows (preemption's what-if copies of
-        nodes). An Error status when a plugin fails."""
-        masks = self._batch_masks(state, pod, table)
-        if isinstance(masks, Status):
-            return masks
-        steps = self._steps(state, masks)
-        alive = np.ones(len(table), dtype=bool)
-        for _fn, mask, _call in steps:
-            if mask is not None:
-                np.logical_and(alive, mask, out=alive)
-        node_infos = table.node_infos
-        for fn, mask, call in steps:
-            if mask is not None:
-                continue
-            for r in np.flatnonzero(alive).tolist():
-                try:
-                    value = fn(state, pod, node_infos[r])
-                except KeyboardInterrupt:
-                    raise
-                except BaseException as exc:
-                    return call.failed(exc)
-                status = None if value is None else _filter_status(call, value)
-                if status is None:
-                    continue
-                if not status.is_rejected():
-                    return status
-                alive[r] = False
-        return alive
 
     def find_feasible_nodes(
         self,
@@ -273,8 +243,11 @@ class FilterPhase(PreFilterPhase):
         nominated = special or set()
 
         def explain(rejected: list[int]) -> FilterOutcome:
-            return self._visit(steps, state, pod, node_infos, rejected, len(rejected), nominated)
+            return self._visit(
+                steps, state, pod, node_infos, rejected, len(rejected), nominated, count=False
+            )
 
+        self._count_masked(steps, visited)
         feasible, unexplained = visited[flags[:processed]], visited[~flags[:processed]]
         if error is not None:  # the failing row is not a rejection; the cycle stops
             feasible, unexplained = order[:0], visited[:-1][~flags[: processed - 1]]
@@ -370,17 +343,21 @@ class FilterPhase(PreFilterPhase):
         rows: Iterable[int],
         limit: int,
         special: Container[int] = (),
+        *,
+        count: bool = True,
     ) -> FilterOutcome:
         """The one per-node Filter loop: visit `rows` in order until `limit` nodes pass.
 
         Each plugin is asked through its mask when it has one (and its per-node form only
         for the reason of a node the mask rejects), else through its per-node form; the
         first rejection or error on a node decides it. Rows in `special` (nodes with
-        nominated pods) are filtered with and without those pods.
+        nominated pods) are filtered with and without those pods. Each plugin asked about
+        a node counts one evaluation (`count`: not when the rows were counted already).
         """
         feasible: list[int] = []
         statuses: dict[str, Status] = {}
         processed = 0
+        asked = [0] * len(steps)
         for r in rows:
             if len(feasible) >= limit:
                 break
@@ -390,7 +367,8 @@ class FilterPhase(PreFilterPhase):
             if r in special:
                 status = self.run_filter_plugins_with_nominated_pods(state, pod, node_info)
             else:
-                for fn, mask, call in steps:
+                for i, (fn, mask, call) in enumerate(steps):
+                    asked[i] += 1
                     if mask is not None:
                         if mask[r]:
                             continue
@@ -412,5 +390,24 @@ class FilterPhase(PreFilterPhase):
             elif status.is_rejected():
                 statuses[node_info.name] = status
             else:
+                self._count_asked(steps, asked, count)
                 return FilterOutcome(np.array([], dtype=np.intp), statuses, processed, status)
+        self._count_asked(steps, asked, count)
         return FilterOutcome(np.array(feasible, dtype=np.intp), statuses, processed)
+
+    def _count_asked(self, steps: list[_Step], asked: list[int], count: bool) -> None:
+        if count:
+            for (_fn, _mask, call), n in zip(steps, asked, strict=True):
+                self._count(call.plugin, "Filter", n)
+
+    def _count_masked(self, steps: list[_Step], rows: NDArray[np.intp]) -> None:
+        """Evaluations on `rows` of the plugins with masks, in order: a plugin is asked
+        about the rows every plugin before it passed."""
+        if self._metrics is None or not len(rows):
+            return
+        reached = np.ones(len(rows), dtype=bool)
+        for _fn, mask, call in steps:
+            if mask is None:
+                continue
+            self._count(call.plugin, "Filter", int(np.count_nonzero(reached)))
+            np.logical_and(reached, mask[rows], out=reached)

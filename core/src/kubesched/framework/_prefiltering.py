@@ -48,6 +48,7 @@ class PreFilterPhase(Instrumented):
             if status is not None and status.code == Code.SKIP:
                 skip.add(call.plugin)
                 continue
+            self._count(call.plugin, "PreFilter", 1)
             if status is not None and status.code != Code.SUCCESS:
                 status.with_plugin(call.plugin)
                 if status.code == Code.UNSCHEDULABLE:

@@ -30,8 +30,8 @@ from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._deprecations import register_plugin
 from kubesched.framework._events import WILDCARD_EVENT, ClusterEventWithHint
 from kubesched.framework._extender import EXTENDER_NAME, Extender
+from kubesched.framework._feasible_mask import FeasibleMaskPhase
 from kubesched.framework._filter_outcome import FilterOutcome
-from kubesched.framework._filtering import FilterPhase
 from kubesched.framework._instrumentation import MetricsRecorder
 from kubesched.framework._interface import (
     Clock,
@@ -59,7 +59,7 @@ class _SystemClock:
         return time.monotonic()
 
 
-class Framework(FilterPhase, ScorePhase, BindingPhase):
+class Framework(FeasibleMaskPhase, ScorePhase, BindingPhase):
     """The runtime of one profile; also the Handle its plugins hold."""
 
     def __init__(

@@ -69,10 +69,11 @@ class ScorePhase(Instrumented):
         state.skip_score_plugins = skip = set()
         for call in self._plans["pre_score"]:
             status = call.status(state, pod, nodes)
-            if status is None or status.code == Code.SUCCESS:
-                continue
-            if status.code == Code.SKIP:
+            if status is not None and status.code == Code.SKIP:
                 skip.add(call.plugin)
+                continue
+            self._count(call.plugin, "PreScore", 1)
+            if status is None or status.code == Code.SUCCESS:
                 continue
             error = wrap_error(f"running PreScore plugin {quote(call.plugin)}", status, call.plugin)
             self._observe("PreScore", error, start)
@@ -140,6 +141,7 @@ class ScorePhase(Instrumented):
         nodes = _Nodes(table, rows)
         for call in calls:
             t0 = time.perf_counter()
+            self._count(call.plugin, "Score", len(rows))
             scores = self._raw_scores(state, pod, table, rows, nodes, call)
             if isinstance(scores, Status):
                 error = Status(

@@ -168,6 +168,14 @@ class SchedulerMetrics:
             buckets=exponential_buckets(0.00001, 1.5, 20),
             registry=reg,
         )
+        self.plugin_evaluation_total = Counter(
+            "plugin_evaluation",
+            "Number of attempts to schedule pods by each plugin and the extension point "
+            "(available only in PreFilter, Filter, PreScore, and Score).",
+            ["plugin", "extension_point", "profile"],
+            subsystem=SUBSYSTEM,
+            registry=reg,
+        )
         self.queue_incoming_pods = Counter(
             "queue_incoming_pods",
             "Number of pods added to scheduling queues by event and queue type.",
@@ -264,6 +272,9 @@ class SchedulerMetrics:
 
     def observe_plugin(self, plugin: str, point: str, status: str, seconds: float) -> None:
         self._pending.add(self.plugin_execution_duration, (plugin, point, status), seconds)
+
+    def add_plugin_evaluations(self, plugin: str, point: str, profile: str, count: int) -> None:
+        self._child(self.plugin_evaluation_total, plugin, point, profile).inc(count)
 
     # -- what the scheduler calls -----------------------------------------------
 

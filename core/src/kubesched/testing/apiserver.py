@@ -310,17 +310,17 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path.rstrip("/") == "/version":
             self._send(200, {"major": "1", "minor": "36", "gitVersion": "v1.36.0"})
             return
-        review = answer_review(url.path, body, self.api.users, self.api.allowed)
-        if review is not None:
-            self._send(201, review)
-            return
         try:
             self._route(method, url.path, query, body)
         except StatusError as exc:
             self._send(exc.code, exc.status())
 
     def _route(self, method: str, path: str, query: dict[str, str], body: Any) -> None:
-        self.api.authorize(method, path, query)
+        self.api.authorize(method, path, query)  # reviews too: they need RBAC's leave
+        review = answer_review(path, body, self.api.users, self.api.allowed)
+        if review is not None:
+            self._send(201, review)
+            return
         matched = _PATH.match(path)
         if matched is None:
             raise StatusError(404, "NotFound", f"the server could not find {path}")

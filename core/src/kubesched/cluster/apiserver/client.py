@@ -1,22 +1,25 @@
 """One client of the API server: its own connection pool (httpx), token bucket and timeout.
 
-`RestClient` sends a request as raw JSON and answers (HTTP status, decoded
+`RestClient` sends a request as raw JSON (msgspec) and answers (HTTP status, decoded
 body); `checked` raises `ApiError` unless the answer is 2xx; `stream` opens a
 watch. Requests (not watches) wait for a token of the client's bucket
 (`clientConnection.qps` a second, `burst` at once), as client-go's rate limiter.
 A 401 makes the session read its credentials again once (an expired token of an
 exec plugin). Every request is reported to the session's observers (the
-rest_client_* metrics).
+rest_client_* metrics). A client made `lean` (binds, status patches, events: many
+small requests) sends its requests through `http11.Http11Pool` instead of httpx,
+when the server is reached without a proxy; its watches would still use httpx.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
+
+import msgspec
 
 from kubesched.errors import KubeschedError
 
@@ -83,17 +86,40 @@ class RestClient:
         burst: int,
         timeout: float,
         max_connections: int = 20,
+        lean: bool = False,
     ) -> None:
         self.session, self.name = session, name
         self.request_timeout = timeout
         self.pacer = Pacer(qps, burst)
         self._max_connections = max_connections
         self._http: Any = None
+        self._lean = lean
+        self._pool: Any = None
 
     def _client(self) -> Any:
         if self._http is None:
             self._http = self.session._new_http(self._max_connections)
         return self._http
+
+    def _lean_pool(self) -> Any:
+        """The lean connection pool of this client, or None (not lean, or behind a proxy)."""
+        if self._lean and self._pool is None:
+            self._pool = self.session._new_lean(self._max_connections)
+            self._lean = self._pool is not None
+        return self._pool
+
+    async def _lean_request(
+        self,
+        pool: Any,
+        method: str,
+        url: str,
+        params: Mapping[str, str] | None,
+        headers: dict[str, str],
+        data: bytes | None,
+        timeout: float,
+    ) -> tuple[int, bytes]:
+        target = pool.target(url, dict(params) if params else None)
+        return await pool.request(method, target, headers.items(), data, timeout)  # type: ignore[no-any-return]
 
     async def request(
         self,
@@ -114,19 +140,24 @@ class RestClient:
             kwargs["params"] = dict(params)
         headers = self.session._headers()
         if body is not None:
-            kwargs["content"] = json.dumps(body).encode()
+            kwargs["content"] = msgspec.json.encode(body)
             headers["Content-Type"] = content_type
         url = _url(group_version, path)
         started = time.perf_counter()
         status = 0
+        pool = self._lean_pool()
         try:
             for attempt in (0, 1):
-                response = await self._client().request(method, url, headers=headers, **kwargs)
-                status = int(response.status_code)
+                if pool is not None:
+                    status, content = await self._lean_request(
+                        pool, method, url, params, headers, kwargs.get("content"), kwargs["timeout"]
+                    )
+                else:
+                    response = await self._client().request(method, url, headers=headers, **kwargs)
+                    status, content = int(response.status_code), response.content
                 if status != 401 or attempt:
                     break
                 headers = await self.session._reauthenticate()
-            content = response.content
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the transport's errors (httpx), whatever their type
@@ -134,7 +165,7 @@ class RestClient:
         finally:
             self.session._observe(self.name, method, status, time.perf_counter() - started)
         try:
-            return status, json.loads(content) if content else None
+            return status, msgspec.json.decode(content) if content else None
         except ValueError:
             return status, None
 
@@ -173,6 +204,8 @@ class RestClient:
     async def aclose(self) -> None:
         if self._http is not None:
             await self._http.aclose()
+        if self._pool is not None:
+            await self._pool.aclose()
 
 
 def _url(group_version: str, path: tuple[str, str]) -> str:

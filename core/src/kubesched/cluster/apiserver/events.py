@@ -163,7 +163,7 @@ class ApiEventRecorder:
         correlator: EventCorrelator | None = None,
     ) -> None:
         self.session = session
-        self.client = session.client("events", max_connections=writers)
+        self.client = session.client("events", max_connections=writers, lean=True)
         """A client of its own: events never wait behind binds, nor binds behind events."""
         self.controller_of = controller_of
         self.hostname = hostname or socket.gethostname()

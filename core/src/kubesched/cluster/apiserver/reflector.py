@@ -20,6 +20,8 @@ import threading
 import time
 from typing import Any
 
+import msgspec
+
 from kubesched.api import structure
 from kubesched.cluster.apiserver.kinds import Kind
 from kubesched.cluster.apiserver.session import ApiError, ApiSession, api_path
@@ -191,7 +193,7 @@ class Reflector:
                 raise ApiError.from_status(status, json.loads(text) if text else None)
             async for line in lines:
                 if line.strip():
-                    self._event(json.loads(line))
+                    self._event(msgspec.json.decode(line))
                     seen += 1
         return seen
 

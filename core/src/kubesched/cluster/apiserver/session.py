@@ -224,6 +224,20 @@ class ApiSession:
             proxy=getattr(auth, "proxy", None),
         )
 
+    def _new_lean(self, max_connections: int) -> Any:
+        """A lean HTTP/1.1 pool to the server (`http11`), or None when a proxy is in the way."""
+        from kubesched.cluster.apiserver.http11 import Http11Pool
+
+        auth = self._api.auth
+        if getattr(auth, "proxy", None):
+            return None
+        return Http11Pool(
+            str(auth.server),
+            ssl_context=self._ssl,
+            server_hostname=getattr(auth, "tls_server_name", None) or None,
+            max_connections=max_connections,
+        )
+
     def _extensions(self) -> dict[str, Any]:
         sni = getattr(self._api.auth, "tls_server_name", None) if self._api is not None else None
         return {"extensions": {"sni_hostname": sni}} if sni else {}
@@ -253,8 +267,10 @@ class ApiSession:
         burst: int | None = None,
         timeout: float | None = None,
         max_connections: int = 20,
+        lean: bool = False,
     ) -> RestClient:
-        """The client of one purpose (`main`, `binding`, `status`, `events`, `leader`)."""
+        """The client of one purpose (`main`, `binding`, `status`, `events`, `leader`);
+        `lean`: its requests go through `http11` (many small ones), not httpx."""
         found = self._clients.get(name)
         if found is None:
             found = self._clients[name] = RestClient(
@@ -264,6 +280,7 @@ class ApiSession:
                 burst=self.burst if burst is None else burst,
                 timeout=timeout or self.request_timeout,
                 max_connections=max_connections,
+                lean=lean,
             )
         return found
 

@@ -103,9 +103,9 @@ class PodWriter:
         self._sent: dict[str, concurrent.futures.Future[Any]] = {}
         """Pod uid -> its status patch in flight: a bind or deletion of that pod waits for it,
         so that a late `PodScheduled=False` never lands on a bound pod."""
-        self.binding = session.client("binding")
+        self.binding = session.client("binding", lean=True)
         """Binds have a client (and a rate limiter) of their own, as status patches do."""
-        self.status = session.client("status")
+        self.status = session.client("status", lean=True)
 
     def _path(self, pod: Pod, *rest: str) -> tuple[str, str]:
         return api_path("v1", "pods", pod.metadata.namespace, pod.metadata.name, *rest)
