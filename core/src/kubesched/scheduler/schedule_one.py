@@ -103,6 +103,7 @@ class ScheduleOne:
     recorder: EventRecorder
     metrics: SchedulerMetrics
     explain: bool | Callable[[Pod], bool]
+    explain_nodes: int | None
     cache: Cache
     snapshot: Snapshot
     queue: SchedulingQueue
@@ -165,16 +166,31 @@ class ScheduleOne:
                 self.metrics.scheduling_algorithm_duration.observe(time.perf_counter() - start)
         except FitError as err:
             if self.explains(entry.pod):
-                explain_failure(self.snapshot, outcome, err, self.algorithm.verdicts)
+                explain_failure(
+                    self.snapshot,
+                    outcome,
+                    err,
+                    self.algorithm.verdicts,
+                    entry.pod,
+                    self.explain_nodes,
+                )
             self._after_fit_error(entry, fw, state, err, start)
             return
         except (ScheduleError, CycleTimeout) as err:
             outcome.nodes = {} if self.explains(entry.pod) else None
+            outcome.not_shown = None
             status = err.status if isinstance(err, ScheduleError) else Status.error(err)
             self.handle_scheduling_failure(entry, fw, status, "", start)
             return
         if self.explains(entry.pod):
-            explain_result(self.snapshot, outcome, result, self.algorithm.verdicts)
+            explain_result(
+                self.snapshot,
+                outcome,
+                result,
+                self.algorithm.verdicts,
+                entry.pod,
+                self.explain_nodes,
+            )
         self._assume_and_permit(entry, fw, state, result, start)
 
     def _after_fit_error(
