@@ -10,13 +10,13 @@ keeps every node.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod, pod_requests
 from kubesched.api import is_scalar_resource_name as _is_scalar
 from kubesched.framework._diagnosis import FitError
 from kubesched.framework._status import Status
-from kubesched.scheduler.algorithm import ScheduleResult
-from kubesched.scheduler.extenders import ExtenderVerdicts
+from kubesched.scheduler.algorithm import Algorithm, ScheduleResult
 from kubesched.scheduler.outcome import NodeExplanation, NodeGroup, PodOutcome
 from kubesched.scheduler.snapshot import Snapshot
 
@@ -24,6 +24,15 @@ TOP_NODES = 3
 """Best-scored nodes a short explanation shows (`--explain-nodes summary`)."""
 EXAMPLES = 3
 """Node names given for each group of nodes left out of a short explanation."""
+
+
+class Cycle(Protocol):
+    """What an explanation reads of the scheduler: the snapshot the attempt ran on, the
+    extenders' verdicts, and how many best-scored nodes to keep (None: every node)."""
+
+    snapshot: Snapshot
+    algorithm: Algorithm
+    explain_nodes: int | None
 
 
 def effective_request(pod: Pod) -> dict[str, int]:
@@ -97,16 +106,9 @@ def _record(
         }
 
 
-def explain_failure(
-    snapshot: Snapshot,
-    outcome: PodOutcome,
-    err: FitError,
-    verdicts: ExtenderVerdicts,
-    pod: Pod,
-    top: int | None = None,
-) -> None:
+def explain_failure(cycle: Cycle, outcome: PodOutcome, err: FitError, pod: Pod) -> None:
     """Each node's status in a failed attempt (every node, when PreFilter rejected the pod)."""
-    d = err.diagnosis
+    snapshot, verdicts, d = cycle.snapshot, cycle.algorithm.verdicts, err.diagnosis
     names: Iterable[str] = snapshot.node_table.names if d.pre_filter_msg else d.node_to_status
     nodes = {
         name: NodeExplanation(
@@ -115,18 +117,12 @@ def explain_failure(
         )
         for name in names
     }
-    _record(snapshot, outcome, pod, nodes, None, top)
+    _record(snapshot, outcome, pod, nodes, None, cycle.explain_nodes)
 
 
-def explain_result(
-    snapshot: Snapshot,
-    outcome: PodOutcome,
-    result: ScheduleResult,
-    verdicts: ExtenderVerdicts,
-    pod: Pod,
-    top: int | None = None,
-) -> None:
+def explain_result(cycle: Cycle, outcome: PodOutcome, result: ScheduleResult, pod: Pod) -> None:
     """The rejected nodes' statuses and the feasible nodes' scores, in snapshot order."""
+    snapshot, verdicts = cycle.snapshot, cycle.algorithm.verdicts
     nodes = {
         name: NodeExplanation(status, extenders=verdicts.for_node(name))
         for name, status in result.filter_statuses.items()
@@ -145,4 +141,4 @@ def explain_result(
         if extra is not None:
             node.total = (node.total or 0) + int(extra[i])
     ordered = {name: nodes[name] for name in names if name in nodes}
-    _record(snapshot, outcome, pod, ordered, result.host, top)
+    _record(snapshot, outcome, pod, ordered, result.host, cycle.explain_nodes)
