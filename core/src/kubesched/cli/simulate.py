@@ -145,7 +145,12 @@ def _read(cluster: str, feature_gates: FeatureGates, stderr: Console) -> Cluster
     help="The node table: the nodes the pods shown went to, were nominated to or had victims "
     "on (every node when -n, -l and --only-failed leave no pod out), every node, or none.",
 )
-@click.option("--explain", is_flag=True, help="Also show every node's Filter and Score results.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Also show each pod's effective request and its nodes' Filter and Score results "
+    "and free amounts (see --explain-nodes).",
+)
 @click.option(
     "--explain-pod",
     "explain_pods",

@@ -3,8 +3,8 @@ for one attempt, the pod's effective request and the shown nodes' free amounts.
 
 By default an explanation is short, so its size does not grow with the cluster: the
 chosen node and the few best-scored ones are shown in full, and every other node is
-counted in a group of the nodes that got the same verdict (`short_view`). `top=None`
-keeps every node.
+counted in a group of the nodes that got the same verdict (`short_view`). A scheduler
+whose `explain_nodes` is None keeps every node.
 """
 
 from __future__ import annotations
