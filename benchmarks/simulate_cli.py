@@ -17,6 +17,13 @@ the whole file in process. Medians of `--repeat` runs (default 3).
 
     uv run python benchmarks/simulate_cli.py            # 500 and 5,000 nodes
     uv run python benchmarks/simulate_cli.py --quick    # small enough for CI
+    uv run python benchmarks/simulate_cli.py --explain  # --explain on a realistic dump
+
+`--explain` runs `kubesched simulate DUMP --explain -o json` on the realistic dump
+of benchmarks/dump_gen.py (500 nodes unless `--explain-dump-nodes`; written once to
+benchmarks/results/dumps), once with the default short explanations and once with
+`--explain-nodes all`, each run measured alone: wall and CPU seconds, peak RSS and
+the bytes of JSON written (medians of `--repeat` runs; the load average beside them).
 
 Prints JSON and writes it to benchmarks/results/simulate_cli.json.
 """
@@ -37,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from attrs import frozen
+from dump_gen import ensure
 
 from kubesched.api._manifests import load_manifests
 
@@ -152,16 +160,74 @@ def run(workload: Workload, repeat: int, folder: Path) -> dict[str, Any]:
     }
 
 
+DUMPS = Path(__file__).parent / "results" / "dumps"
+VIEWS = {"summary": [], "all": ["--explain-nodes", "all"]}
+"""The explanation views measured, by name: the default and every node."""
+
+
+def explained(path: Path, extra: list[str], folder: Path) -> dict[str, float]:
+    """One `simulate PATH --explain -o json` run, measured alone (os.wait4 gives this
+    child's own resource use): wall and CPU seconds, peak RSS, bytes written."""
+    command = [sys.executable, "-c", "import sys; from kubesched.cli import main; sys.exit(main())"]
+    out = folder / "explained.json"
+    start = time.perf_counter()
+    with out.open("wb") as stream:
+        child = subprocess.Popen(
+            [*command, "simulate", str(path), "--explain", "-o", "json", *extra],
+            stdout=stream,
+            stderr=subprocess.DEVNULL,
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"simulate exited {child.returncode} on {path}")
+    size = out.stat().st_size
+    out.unlink()
+    return {
+        "wall_seconds": wall,
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mib": usage.ru_maxrss / 1024,
+        "output_bytes": size,
+    }
+
+
+def explain_dump(nodes: int, repeat: int, folder: Path) -> dict[str, Any]:
+    """Each view of `--explain` on the realistic dump of `nodes` nodes (medians)."""
+    path, objects = ensure(nodes, 1, "yaml", DUMPS)
+    views: dict[str, Any] = {}
+    for view, extra in VIEWS.items():
+        load = os.getloadavg()[0]
+        runs = [explained(path, extra, folder) for _ in range(max(repeat, 1))]
+        views[view] = {
+            key: round(statistics.median(r[key] for r in runs), 2) for key in runs[0]
+        } | {"load_average": round(load, 1)}
+    return {
+        "name": f"SimulateExplain/{nodes}NodesDump",
+        "dump": path.name,
+        "dump_bytes": path.stat().st_size,
+        "objects": objects,
+        "views": views,
+    }
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small workload, for CI")
     parser.add_argument("--repeat", type=int, default=3, help="runs per workload (median)")
     parser.add_argument("--only", default="", help="run the workloads whose name contains this")
     parser.add_argument("--output", type=Path, default=RESULTS, help="where to write the JSON")
+    parser.add_argument(
+        "--explain", action="store_true", help="--explain on a realistic dump, both views"
+    )
+    parser.add_argument("--explain-dump-nodes", type=int, default=500, help="with --explain")
     args = parser.parse_args(argv)
     workloads = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
     with tempfile.TemporaryDirectory() as tmp:
-        results = [run(w, args.repeat, Path(tmp)) for w in workloads]
+        if args.explain:
+            results = [explain_dump(args.explain_dump_nodes, args.repeat, Path(tmp))]
+        else:
+            results = [run(w, args.repeat, Path(tmp)) for w in workloads]
     report = {
         "benchmark": "simulate_cli",
         "python": platform.python_version(),

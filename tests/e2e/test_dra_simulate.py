@@ -37,7 +37,7 @@ def test_the_plugin_is_in_the_default_profile_before_default_preemption(
 
 
 def test_gpus_go_where_the_claims_can_be_allocated(capsys: pytest.CaptureFixture[str]) -> None:
-    document = run_json(capsys, "simulate", EXAMPLE, "--explain")
+    document = run_json(capsys, "simulate", EXAMPLE, "--explain", "--explain-nodes", "all")
     jsonschema.validate(document, SCHEMA)
     results = {r["pod"]: r for r in document["results"]}
     assert {pod: r["node"] for pod, r in results.items()} == {

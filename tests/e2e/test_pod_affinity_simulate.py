@@ -30,7 +30,9 @@ def test_the_plugin_is_listed_in_tree(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_anti_affinity_decides_where_replicas_go(capsys: pytest.CaptureFixture[str]) -> None:
-    results = run_json(capsys, "simulate", CLUSTER, "--explain")["results"]
+    results = run_json(capsys, "simulate", CLUSTER, "--explain", "--explain-nodes", "all")[
+        "results"
+    ]
     by_pod = {r["pod"]: r for r in results}
     assert {pod: r["node"] for pod, r in by_pod.items()} == {
         "shop/web-1": "node-a",

@@ -40,7 +40,7 @@ def simulate_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, A
 
 def test_every_pending_pod_and_why(capsys: pytest.CaptureFixture[str]) -> None:
     document = simulate_json(capsys)
-    assert document["apiVersion"] == "kubesched.io/v1alpha1"
+    assert document["apiVersion"] == "kubesched.io/v1alpha2"
     outcomes = [(r["pod"], r["status"], r["node"], r["message"]) for r in document["results"]]
     assert outcomes == [
         ("shop/web-1", "Scheduled", "worker-a2", ""),
@@ -75,7 +75,7 @@ def test_table_lists_pods_messages_and_summary(capsys: pytest.CaptureFixture[str
 
 
 def test_explain_covers_every_node_of_the_last_attempt(capsys: pytest.CaptureFixture[str]) -> None:
-    document = simulate_json(capsys, "--explain")
+    document = simulate_json(capsys, "--explain", "--explain-nodes", "all")
     results = {r["pod"]: r for r in document["results"]}
     checkout = results["shop/checkout"]["nodes"]
     assert set(checkout) == {"control-plane", "worker-a1", "worker-a2", "worker-b1", "gpu-b1"}

@@ -40,7 +40,7 @@ def test_db_stays_pending_with_upstreams_message(capsys: pytest.CaptureFixture[s
 
 
 def test_explain_names_the_plugin_and_its_reasons(capsys: pytest.CaptureFixture[str]) -> None:
-    first = simulate_json(capsys, "--explain")["results"][0]
+    first = simulate_json(capsys, "--explain", "--explain-nodes", "all")["results"][0]
     assert first["pod"] == "shop/web-3"
     nodes = first["nodes"]
     assert nodes["zone-a-1"]["filter"] == {

@@ -69,7 +69,19 @@ def test_explain_json_shows_the_extenders_verdicts_and_scores(
     gpu_extender: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cluster, config = write_inputs(tmp_path, gpu_extender.url)
-    main(["simulate", str(cluster), "--config", str(config), "--output", "json", "--explain"])
+    main(
+        [
+            "simulate",
+            str(cluster),
+            "--config",
+            str(config),
+            "--output",
+            "json",
+            "--explain",
+            "--explain-nodes",
+            "all",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     schema = Path(__file__).parents[2] / "docs/reference/schemas/simulation-result.schema.json"
     validator = Draft202012Validator(json.loads(schema.read_text()))
@@ -113,6 +125,8 @@ def test_explain_table_has_a_column_per_prioritizing_extender(
             "--config",
             str(config),
             "--explain",
+            "--explain-nodes",
+            "all",
         ],
         capture_output=True,
         text=True,

@@ -95,7 +95,19 @@ def test_search_a_pod_and_its_explanation_matches_the_json(
     assert page.text_content("#pod-detail .chosen-node") == result["node"]
 
     rows = page.evaluate(EXPLAIN_ROWS)
+    grouped = [row for row in rows if row["node"] not in result["nodes"]]
+    rows = [row for row in rows if row["node"] in result["nodes"]]
     assert {row["node"] for row in rows} == set(result["nodes"])
+    assert [(row["node"], row["plugin"], row["reasons"]) for row in grouped] == [
+        (
+            f"{g['count']} other node(s): {', '.join(g['examples'])}",
+            g["filter"]["plugin"],
+            "; ".join(g["filter"]["reasons"]),
+        )
+        for g in result["nodesNotShown"]
+    ]
+    assert grouped  # the two tainted nodes
+    assert page.text_content("#pod-detail .request") == "pods 1, cpu 500m, memory 512 MiB"
     for row in rows:
         entry = result["nodes"][row["node"]]
         assert row["code"] == entry["filter"]["code"]

@@ -76,6 +76,8 @@ def test_entry_point_and_cli(tmp_path: Path) -> None:
             "--output",
             "json",
             "--explain",
+            "--explain-nodes",
+            "all",
         ],
         capture_output=True,
         text=True,

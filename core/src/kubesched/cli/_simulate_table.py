@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kubesched.api import EPHEMERAL_STORAGE
-from kubesched.scheduler.outcome import ERROR, UNSCHEDULABLE, PodOutcome
+from kubesched.api import CPU, EPHEMERAL_STORAGE, MEMORY
+from kubesched.scheduler.outcome import ERROR, UNSCHEDULABLE, NodeExplanation, PodOutcome
 from kubesched.scheduler.simulation import NodeUsage, SimulationResult
 
 STATUS_STYLES = {
@@ -97,6 +97,13 @@ def _node_or_reason(outcome: PodOutcome) -> str:
     return text
 
 
+def _devices(outcome: PodOutcome) -> str:
+    """The devices allocated to the pod's claims, `driver/pool/device`, one claim a line."""
+    return "\n".join(
+        f"{claim}: {', '.join(names) or '-'}" for claim, names in outcome.devices.items()
+    )
+
+
 def _print_pods(console: Console, shown: Sequence[PodOutcome], wide: bool) -> None:
     pods = Table(title="Pending pods, in scheduling order", title_justify="left")
     pods.add_column("#", justify="right")
@@ -106,6 +113,9 @@ def _print_pods(console: Console, shown: Sequence[PodOutcome], wide: bool) -> No
     pods.add_column("Status")
     pods.add_column("Node or reason", overflow="fold", max_width=REASON_WIDTH)
     pods.add_column("Attempts", justify="right")
+    devices = any(outcome.devices for outcome in shown)
+    if devices:
+        pods.add_column("Devices", overflow="fold", max_width=REASON_WIDTH)
     for i, outcome in enumerate(shown, 1):
         style = STATUS_STYLES.get(outcome.status, "")
         pods.add_row(
@@ -115,14 +125,20 @@ def _print_pods(console: Console, shown: Sequence[PodOutcome], wide: bool) -> No
             Text(outcome.status, style=style),
             Text(_node_or_reason(outcome)),
             str(outcome.attempts),
+            *([Text(_devices(outcome))] if devices else []),
         )
     console.print(pods)
 
 
 def _print_explanation(console: Console, outcome: PodOutcome) -> None:
-    """Every node of the last attempt: its Filter verdict, each Score plugin's normalized and
-    weighted score ("normalized x weight = weighted" shown as `n → w`), the total."""
+    """The nodes shown of the last attempt: each one's Filter verdict, each Score plugin's
+    normalized and weighted score ("normalized x weight = weighted" shown as `n → w`), the
+    total and the free amount of each resource the pod requests; then the other nodes,
+    grouped by verdict."""
     console.print(Text(f"{outcome.pod}: last attempt"), soft_wrap=True)  # never wrapped
+    if outcome.request:
+        wants = ", ".join(f"{n} {_amount_of(n)(a)}" for n, a in outcome.request.items())
+        console.print(Text(f"effective request: {wants}"), soft_wrap=True)
     table = Table()
     table.add_column("Node")
     table.add_column("Filter", overflow="fold", max_width=REASON_WIDTH)
@@ -136,13 +152,10 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
     for extender in extenders:
         table.add_column(Text(f"{extender}\nscore → weighted"), justify="right", overflow="fold")
     table.add_column("Total", justify="right")
+    resources = list(dict.fromkeys(r for n in nodes for r in n.resources))
+    for resource in resources:
+        table.add_column(Text(f"{resource}\nfree/allocatable"), justify="right")
     for name, node in (outcome.nodes or {}).items():
-        verdict = "passed"
-        if node.filter is not None:
-            rejector = node.filter.plugin or next(
-                (e for e, v in node.extenders.items() if v.code is not None and v.reasons), ""
-            )
-            verdict = f"{rejector}: {node.filter.message}"
         scores = [
             f"{node.scores[p][0]} → {node.scores[p][1]}" if p in node.scores else ""
             for p in plugins
@@ -155,11 +168,47 @@ def _print_explanation(console: Console, outcome: PodOutcome) -> None:
             for e in extenders
         ]
         total = "" if node.total is None else str(node.total)
+        free = [_free(node.resources.get(r), _amount_of(r)) for r in resources]
         label = f"{name} (chosen)" if name == outcome.node else name
-        table.add_row(Text(label), Text(verdict), *scores, total)
-    console.print(table)
+        table.add_row(Text(label), Text(_verdict(node)), *scores, total, *free)
+    if outcome.nodes:
+        console.print(table)
+    if outcome.not_shown:
+        _print_not_shown(console, outcome)
     if outcome.preemption is not None:
         _print_preemption(console, outcome.preemption)
+
+
+def _verdict(node: NodeExplanation) -> str:
+    if node.filter is None:
+        return "passed"
+    rejector = node.filter.plugin or next(
+        (e for e, v in node.extenders.items() if v.code is not None and v.reasons), ""
+    )
+    return f"{rejector}: {node.filter.message}"
+
+
+def _free(amounts: tuple[int, int] | None, show: Callable[[int], str]) -> str:
+    if amounts is None:
+        return ""
+    allocatable, requested = amounts
+    return f"{show(allocatable - requested)}/{show(allocatable)}"
+
+
+def _print_not_shown(console: Console, outcome: PodOutcome) -> None:
+    """The nodes left out of a short explanation, counted by verdict."""
+    table = Table(title="Other nodes, by verdict", title_justify="left")
+    table.add_column("Nodes", justify="right")
+    table.add_column("Filter", overflow="fold", max_width=REASON_WIDTH)
+    table.add_column("For example", overflow="fold", max_width=REASON_WIDTH)
+    for group in outcome.not_shown or ():
+        if group.filter is None:
+            verdict = "passed, scored below the nodes shown"
+        else:
+            verdict = _verdict(NodeExplanation(group.filter))
+        more = ", ..." if group.count > len(group.examples) else ""
+        table.add_row(str(group.count), Text(verdict), Text(", ".join(group.examples) + more))
+    console.print(table)
 
 
 def _print_preemption(console: Console, preemption: Mapping[str, Any]) -> None:
@@ -201,8 +250,11 @@ def _print_nodes(console: Console, usage: Sequence[NodeUsage]) -> None:
 
 
 def _amount_of(resource: str) -> Callable[[int], str]:
-    """Bytes for ephemeral storage and hugepages, plain counts for the rest (GPUs, ...)."""
-    if resource == EPHEMERAL_STORAGE or resource.startswith("hugepages-"):
+    """Cores for cpu (kept in millicores), bytes for memory, ephemeral storage and
+    hugepages, plain counts for the rest (pods, GPUs, ...)."""
+    if resource == CPU:
+        return _cores
+    if resource in (MEMORY, EPHEMERAL_STORAGE) or resource.startswith("hugepages-"):
         return _bytes
     return str
 

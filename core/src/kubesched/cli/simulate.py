@@ -24,6 +24,7 @@ import yaml
 from rich.console import Console
 
 from kubesched.api._manifests import ClusterObjects, load_manifests
+from kubesched.cli._explain_nodes import SUMMARY, explain_nodes
 from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._interrupt import progress, stage, write_atomically
 from kubesched.cli._json import dumps_indented, write_indented
@@ -49,7 +50,13 @@ from kubesched.profile import (
 from kubesched.report import ensure_available, render_html, write_html
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.outcome import PodOutcome
-from kubesched.scheduler.report import KIND, outcome_document, result_document, summary_document
+from kubesched.scheduler.report import (
+    KIND,
+    SIMULATION_API_VERSION,
+    outcome_document,
+    result_document,
+    summary_document,
+)
 from kubesched.scheduler.simulation import DEFAULT_MAX_ATTEMPTS
 from kubesched.scheduler.watchdog import DEFAULT_CYCLE_TIMEOUT
 
@@ -138,13 +145,28 @@ def _read(cluster: str, feature_gates: FeatureGates, stderr: Console) -> Cluster
     help="The node table: the nodes the pods shown went to, were nominated to or had victims "
     "on (every node when -n, -l and --only-failed leave no pod out), every node, or none.",
 )
-@click.option("--explain", is_flag=True, help="Also show every node's Filter and Score results.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Also show each pod's effective request and its nodes' Filter and Score results "
+    "and free amounts (see --explain-nodes).",
+)
 @click.option(
     "--explain-pod",
     "explain_pods",
     multiple=True,
     metavar="NAMESPACE/NAME",
     help="Explain only this pod (repeatable); a name without a namespace is in default.",
+)
+@click.option(
+    "--explain-nodes",
+    callback=explain_nodes,
+    default=SUMMARY,
+    show_default=True,
+    metavar="summary|all|N",
+    help="The nodes an explanation shows: the chosen node and the 3 best-scored ones "
+    "(summary) or the N best-scored ones, the others counted in groups by verdict with a "
+    "few names each; or every node (all).",
 )
 @click.option(
     "--metrics",
@@ -189,6 +211,7 @@ def command(
     nodes: str,
     explain: bool,
     explain_pods: tuple[str, ...],
+    explain_nodes: int | None,
     metrics_file: Path | None,
     cycle_timeout: float,
     max_attempts: int,
@@ -234,6 +257,7 @@ def command(
         profiles=profiles,
         seed=seed,
         explain=selection.explains,
+        explain_nodes=explain_nodes,
         metrics=metrics,
         cycle_timeout=cycle_timeout or None,
         max_attempts=max_attempts,
@@ -269,7 +293,7 @@ def command(
         click.echo(f"warning: {warning}", err=True)
         warnings.append(warning)
     if output == "json" and html_file is None:  # written one pod's result at a time
-        head = {"apiVersion": API_VERSION, "kind": KIND}
+        head = {"apiVersion": SIMULATION_API_VERSION, "kind": KIND}
         tail = {
             "summary": summary_document(result.summary, result.simulated_seconds),
             "warnings": warnings,
@@ -277,7 +301,7 @@ def command(
         write_indented(sys.stdout.write, head, "results", _released(shown, selection), tail)
         return
     document = {
-        "apiVersion": API_VERSION,
+        "apiVersion": SIMULATION_API_VERSION,
         **result_document(result, selection.explained, shown),
         "warnings": warnings,
     }
@@ -299,4 +323,4 @@ def _released(outcomes: Iterable[PodOutcome], selection: Selection) -> Iterator[
     """Each outcome's document; its explanation is let go once written."""
     for outcome in outcomes:
         yield outcome_document(outcome, selection.explained(outcome))
-        outcome.nodes = None
+        outcome.nodes = outcome.not_shown = None

@@ -81,6 +81,7 @@ def build_scheduler(
     profiles: Sequence[EffectiveProfile] | None = None,
     seed: int = 0,
     explain: bool | Callable[[Pod], bool] = False,
+    explain_nodes: int | None = None,
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     simulated: bool = False,
@@ -107,6 +108,7 @@ def build_scheduler(
         seed=seed,
         metrics=metrics,
         explain=explain,
+        explain_nodes=explain_nodes,
         cycle_timeout=cycle_timeout,
         extenders=build_extenders(cfg) if cfg is not None else (),
         record_extender_bindings=simulated,
@@ -124,6 +126,7 @@ def build_simulation(
     profiles: Sequence[EffectiveProfile] | None = None,
     seed: int = 0,
     explain: bool | Callable[[Pod], bool] = False,
+    explain_nodes: int | None = None,
     metrics: SchedulerMetrics | None = None,
     cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
@@ -133,7 +136,8 @@ def build_simulation(
     """A simulation of `cfg` (or of `profiles`) on the in-memory `cluster`, on a simulated
     clock; a pod is tried `max_attempts` times at most; `ties` as in `build_scheduler`.
     `explain`: record per-node explanations for every pod, or for the pods a predicate
-    chooses."""
+    chooses; `explain_nodes`: keep the chosen node and this many best-scored ones, the
+    others grouped by verdict (None: every node)."""
     clock = SimulatedClock()
     scheduler = build_scheduler(
         cfg,
@@ -144,6 +148,7 @@ def build_simulation(
         profiles=profiles,
         seed=seed,
         explain=explain,
+        explain_nodes=explain_nodes,
         metrics=metrics,
         cycle_timeout=cycle_timeout,
         simulated=True,

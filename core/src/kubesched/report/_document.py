@@ -22,6 +22,10 @@ API_VERSION = "kubesched.io/v1alpha1"
 SUPPORTED_KINDS = ("SimulationResult", "ReplayResult", "ComparisonResult")
 """Document kinds the report renders."""
 
+SIMULATION_API_VERSIONS = (API_VERSION, "kubesched.io/v1alpha2")
+"""The SimulationResult versions the report reads: v1alpha2 (short explanations) and the
+v1alpha1 documents written before it."""
+
 
 def read_document(path: str | Path) -> dict[str, Any]:
     """The JSON (or YAML) document at `path`, checked; InputError naming the file otherwise."""
@@ -56,11 +60,13 @@ def check_document(document: Any, *, file: str | None = None) -> None:
     if not isinstance(document, Mapping):
         raise InputError("not a kubesched result document (expected an object)", file=file)
     version = document.get("apiVersion")
-    if version != API_VERSION:
-        raise InputError(
-            f"apiVersion is {version!r}, expected {API_VERSION!r}", file=file, field="apiVersion"
-        )
     kind = document.get("kind")
+    accepted = SIMULATION_API_VERSIONS if kind == "SimulationResult" else (API_VERSION,)
+    if version not in accepted:
+        expected = " or ".join(repr(v) for v in accepted)
+        raise InputError(
+            f"apiVersion is {version!r}, expected {expected}", file=file, field="apiVersion"
+        )
     if kind not in SUPPORTED_KINDS:
         raise InputError(
             f"kind is {kind!r}; supported: {', '.join(SUPPORTED_KINDS)}", file=file, field="kind"

@@ -39,6 +39,20 @@ class NodeExplanation:
     scores: dict[str, tuple[int, int]] = field(factory=dict)
     total: int | None = None
     extenders: dict[str, ExtenderNodeVerdict] = field(factory=dict)
+    resources: dict[str, tuple[int, int]] = field(factory=dict)
+    """For each resource the pod requests: the node's (allocatable, requested by the pods
+    on it) when the attempt looked at it."""
+
+
+@define
+class NodeGroup:
+    """Nodes of an attempt left out of a short explanation that got the same verdict: the
+    Filter status (None: they passed Filter but scored below the nodes shown), how many,
+    and the first few names in the scheduler's node order."""
+
+    filter: Status | None
+    count: int
+    examples: list[str]
 
 
 @define
@@ -63,6 +77,12 @@ class PodOutcome:
     weighed (DefaultPreemption: candidates, victims, PDB violations, the deciding criterion)."""
     volumes: dict[str, str] = field(factory=dict)
     """For a bound pod: each of its claims (`namespace/name`) -> the volume bound to it."""
+    request: dict[str, int] | None = None
+    """With explanations on: the pod's effective request as NodeResourcesFit compares it
+    (`pods` 1, cpu in millicores, bytes, counts), for its last attempt."""
+    not_shown: list[NodeGroup] | None = None
+    """With a short explanation: the nodes of the last attempt left out of `nodes`, grouped
+    by verdict, the largest group first; None when every node is shown."""
     devices: dict[str, list[str]] = field(factory=dict)
     """For a bound pod: each of its ResourceClaims (`namespace/name`) -> the devices
     allocated to it (`driver/pool/device`)."""

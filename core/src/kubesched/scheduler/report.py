@@ -1,7 +1,8 @@
 """A simulation's result as plain data: the body of `kubesched simulate --output json|yaml`.
 
 The document is a public, versioned API (documented in
-docs/reference/simulate-output.md); the CLI adds `apiVersion`.
+docs/reference/simulate-output.md); the CLI adds `apiVersion`
+(`SIMULATION_API_VERSION`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,15 @@ from typing import Any
 
 from kubesched.framework._status import Status
 from kubesched.scheduler.extenders import ExtenderNodeVerdict
-from kubesched.scheduler.outcome import NodeExplanation, PodOutcome
+from kubesched.scheduler.outcome import NodeExplanation, NodeGroup, PodOutcome
 from kubesched.scheduler.simulation import NodeUsage, SimulationResult, Summary
 
 KIND = "SimulationResult"
+SIMULATION_API_VERSION = "kubesched.io/v1alpha2"
+"""The `apiVersion` of a SimulationResult: v1alpha2 since explanations became short by
+default (`results[].nodes` no longer holds every node unless `--explain-nodes all`) and
+gained the pod's effective request, the nodes' free amounts and the groups of nodes not
+shown. A v1alpha1 document is the same without those."""
 
 
 def _filter(status: Status | None) -> dict[str, Any]:
@@ -45,7 +51,19 @@ def _node(node: NodeExplanation) -> dict[str, Any]:
         },
         "total": node.total,
         "extenders": {name: _extender(v) for name, v in node.extenders.items()},
+        "resources": {
+            name: {
+                "allocatable": allocatable,
+                "requested": requested,
+                "free": allocatable - requested,
+            }
+            for name, (allocatable, requested) in node.resources.items()
+        },
     }
+
+
+def _group(group: NodeGroup) -> dict[str, Any]:
+    return {"filter": _filter(group.filter), "count": group.count, "examples": list(group.examples)}
 
 
 def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
@@ -66,7 +84,9 @@ def outcome_document(outcome: PodOutcome, explain: bool) -> dict[str, Any]:
     if outcome.devices:
         doc["devices"] = {claim: list(names) for claim, names in outcome.devices.items()}
     if explain:
+        doc["request"] = None if outcome.request is None else dict(outcome.request)
         doc["nodes"] = {name: _node(n) for name, n in (outcome.nodes or {}).items()}
+        doc["nodesNotShown"] = [_group(g) for g in outcome.not_shown or ()]
         doc["preemption"] = None if outcome.preemption is None else dict(outcome.preemption)
     return doc
 

@@ -103,6 +103,7 @@ class ScheduleOne:
     recorder: EventRecorder
     metrics: SchedulerMetrics
     explain: bool | Callable[[Pod], bool]
+    explain_nodes: int | None
     cache: Cache
     snapshot: Snapshot
     queue: SchedulingQueue
@@ -123,8 +124,7 @@ class ScheduleOne:
     binder: ConcurrentBinder[_Binding] | None
 
     def explains(self, pod: Pod) -> bool:
-        """Whether this pod's attempts record per-node explanations (`explain` is a flag
-        for every pod, or a predicate choosing some)."""
+        """Whether this pod's attempts record explanations (`explain`: a flag or a predicate)."""
         return self.explain if isinstance(self.explain, bool) else self.explain(pod)
 
     # -- the scheduling cycle --------------------------------------------------------
@@ -165,16 +165,16 @@ class ScheduleOne:
                 self.metrics.scheduling_algorithm_duration.observe(time.perf_counter() - start)
         except FitError as err:
             if self.explains(entry.pod):
-                explain_failure(self.snapshot, outcome, err, self.algorithm.verdicts)
+                explain_failure(self, outcome, err, entry.pod)
             self._after_fit_error(entry, fw, state, err, start)
             return
         except (ScheduleError, CycleTimeout) as err:
-            outcome.nodes = {} if self.explains(entry.pod) else None
+            outcome.nodes, outcome.not_shown = ({} if self.explains(entry.pod) else None), None
             status = err.status if isinstance(err, ScheduleError) else Status.error(err)
             self.handle_scheduling_failure(entry, fw, status, "", start)
             return
         if self.explains(entry.pod):
-            explain_result(self.snapshot, outcome, result, self.algorithm.verdicts)
+            explain_result(self, outcome, result, entry.pod)
         self._assume_and_permit(entry, fw, state, result, start)
 
     def _after_fit_error(

@@ -65,6 +65,7 @@ class Scheduler(ScheduleOne, EventHandlers):
         seed: int = 0,
         metrics: SchedulerMetrics | None = None,
         explain: bool | Callable[[Pod], bool] = False,
+        explain_nodes: int | None = None,
         cycle_timeout: float | None = DEFAULT_CYCLE_TIMEOUT,
         extenders: Sequence[HTTPExtender] = (),
         record_extender_bindings: bool = False,
@@ -75,7 +76,8 @@ class Scheduler(ScheduleOne, EventHandlers):
         """`ties`: how a tie between the best nodes is broken (`kubesched.scheduler.ties`);
         under `first`, the order is drawn with `seed` over the nodes listed now. `binder`:
         binding cycles' API calls run concurrently on it (a live scheduler); without one
-        they run inline, in order."""
+        they run inline, in order. `explain_nodes`: an explanation keeps the chosen node
+        and this many best-scored nodes, the others grouped by verdict; None: every node."""
         settings = settings or SchedulerSettings()
         self.extenders = tuple(extenders)
         """The HTTP extenders, shared by every profile (upstream's sched.Extenders)."""
@@ -90,6 +92,7 @@ class Scheduler(ScheduleOne, EventHandlers):
         self.recorder = recorder
         self.metrics = metrics or SchedulerMetrics()
         self.explain = explain
+        self.explain_nodes = explain_nodes
         self.cache = Cache()
         self.snapshot = Snapshot()
         self.nominator = Nominator(lambda pod: cluster.get_pod(pod.uid))

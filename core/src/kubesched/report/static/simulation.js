@@ -137,6 +137,8 @@
     if (r.victims.length) facts.append(el("dt", null, "Victims"), el("dd", {class: "victims"}, list(r.victims)));
     if (r.preemptedBy) facts.append(el("dt", null, "Preempted by"), el("dd", null, el("code", null, r.preemptedBy)));
     if (r.stoppedTrying) facts.append(el("dt", null, "Stopped trying"), el("dd", null, r.stoppedTrying));
+    if (r.request) facts.append(el("dt", null, "Effective request"), el("dd", {class: "request"},
+      Object.keys(r.request).map(function (name) { return name + " " + amount(name, r.request[name]); }).join(", ")));
     var volumes = Object.keys(r.volumes || {});
     if (volumes.length) facts.append(el("dt", null, "Volumes"), el("dd", null, volumes.map(function (c, i) {
       return [i ? ", " : "", el("code", null, c), " → ", el("code", null, r.volumes[c])];
@@ -180,6 +182,20 @@
 
   function camelTitle(cell) { return K.camel(cell.getValue()); }
 
+  /* cpu in cores, memory, storage and hugepages in bytes, the rest as counts. */
+  function amount(resource, n) {
+    if (resource === "cpu") return K.cpu(n);
+    if (resource === "memory" || resource === "ephemeral-storage" || resource.indexOf("hugepages-") === 0) return K.bytes(n);
+    return K.count(n);
+  }
+
+  function freeAmounts(resources) {
+    return Object.keys(resources || {}).map(function (name) {
+      var x = resources[name];
+      return name + " " + amount(name, x.free) + " / " + amount(name, x.allocatable);
+    }).join(", ");
+  }
+
   function explain(r) {
     var names = Object.keys(r.nodes);
     var plugins = [], extenders = [];
@@ -190,7 +206,7 @@
     var rows = names.map(function (n, order) {
       var e = r.nodes[n];
       var row = {order: order, node: n, code: e.filter.code, plugin: e.filter.plugin || "",
-        reasons: e.filter.reasons.join("; "), total: e.total, chosen: n === r.node};
+        reasons: e.filter.reasons.join("; "), total: e.total, chosen: n === r.node, free: freeAmounts(e.resources)};
       plugins.forEach(function (p, j) { row["s" + j] = e.scores[p] || null; });
       extenders.forEach(function (x, j) {
         var v = (e.extenders || {})[x];
@@ -199,9 +215,20 @@
       return row;
     });
     var feasible = rows.filter(function (x) { return x.code === "Success"; }).length;
-    detail.appendChild(el("h3", null, "Every node's Filter and Score results"));
-    detail.appendChild(el("p", {class: "note"}, names.length + " node(s) looked at, " + feasible +
-      " passed Filter. Scores show the weighted score, the normalised one (0–100) in brackets; " +
+    var looked = names.length, groups = r.nodesNotShown || [];
+    groups.forEach(function (g) {
+      /* the nodes a short explanation leaves out, one row per verdict */
+      var more = g.count > g.examples.length ? ", …" : "";
+      rows.push({order: rows.length, node: g.count + " other node(s): " + g.examples.join(", ") + more,
+        code: g.filter.code, plugin: g.filter.plugin || "", total: null, chosen: false, free: "",
+        reasons: g.filter.code === "Success" ? "passed Filter, scored below the nodes shown" : g.filter.reasons.join("; ")});
+      looked += g.count;
+      if (g.filter.code === "Success") feasible += g.count;
+    });
+    detail.appendChild(el("h3", null, groups.length ? "The nodes' Filter and Score results" : "Every node's Filter and Score results"));
+    detail.appendChild(el("p", {class: "note"}, looked + " node(s) looked at, " + feasible +
+      " passed Filter" + (groups.length ? "; " + names.length + " shown, the others counted by verdict" : "") +
+      ". Scores show the weighted score, the normalised one (0–100) in brackets; " +
       "the highest total wins" + (r.node ? ": " + r.node + "." : ".")));
     var columns = [
       {title: "Node", field: "node", sorter: "string", widthGrow: 2, minWidth: 140},
@@ -218,6 +245,9 @@
     });
     columns.push({title: "Rejected by", field: "plugin", sorter: "string", minWidth: 110, widthGrow: 1.5});
     columns.push({title: "Reasons", field: "reasons", widthGrow: 3, minWidth: 160, tooltip: K.textTooltip});
+    if (rows.some(function (x) { return x.free; })) {
+      columns.push({title: "Free / allocatable", field: "free", widthGrow: 2, minWidth: 160, tooltip: K.textTooltip});
+    }
     var holder = el("div", {id: "explain-table"});
     detail.appendChild(holder);
     explainTable = new Tabulator(holder, {
