@@ -242,6 +242,7 @@ def test_every_dra_gate_is_listed_as_implemented_or_not() -> None:
         "DRADeviceTaints": True,
         "DRAConsumableCapacity": False,
         "DRAExtendedResource": False,
+        "DRASchedulerFilterTimeout": True,
     }
 
 

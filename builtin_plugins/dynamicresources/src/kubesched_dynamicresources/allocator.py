@@ -13,11 +13,15 @@ devices' shared counters are honoured when their feature gates are on.
 
 `Allocator.allocate` returns one AllocationResult per claim, or None when the node cannot
 satisfy them; it raises AllocationError when a claim or class is broken (a selector that
-does not compile or fails while it runs), which upstream reports as an error.
+does not compile or fails while it runs) or when an `All` request meets a pool the node
+reaches that is incomplete (not all of its newest generation's slices published) or
+invalid (a device name twice), which upstream reports as an error. Given a deadline, the
+search raises AllocationTimeout once it passes (upstream's filterTimeout).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping, Sequence
 
 from attrs import define, field, frozen
@@ -53,6 +57,14 @@ _TAINT_EFFECTS_THAT_BLOCK = ("NoSchedule", "NoExecute")
 
 class AllocationError(Exception):
     """A claim or class that cannot be evaluated (upstream's allocator error)."""
+
+
+class AllocationTimeout(Exception):
+    """The search on one node went past its deadline (upstream's filterTimeout)."""
+
+
+_DEADLINE_CHECK_EVERY = 64
+"""Device tries between two looks at the clock."""
 
 
 @frozen
@@ -160,6 +172,10 @@ class Allocator:
         self._classes = classes
         self._evaluator = evaluator
         self._pools = _newest_pools(slices)
+        self._pool_problem = {key: _pool_problem(pool_slices) for key, pool_slices in self._pools}
+        """(driver, pool) -> why an `All` request may not use it ("" when it may)."""
+        self._deadline: float | None = None
+        self._steps = 0
         self._local: dict[str, list[tuple[int, str, str, ResourceSlice]]] = {}
         """Node name -> its node-local slices, with their place in upstream's order."""
         self._shared: list[tuple[int, str, str, ResourceSlice]] = []
@@ -266,34 +282,67 @@ class Allocator:
     def candidates(self, node: Node) -> list[Candidate]:
         """The devices the node can reach, in upstream's order (pools by driver and name,
         slices and devices in order)."""
+        return self._gather(node)[0]
+
+    def _gather(self, node: Node) -> tuple[list[Candidate], list[tuple[str, str]]]:
+        """The devices the node can reach, and the pools (in order) of the slices it
+        reaches."""
         found: list[Candidate] = []
+        pools: list[tuple[str, str]] = []
         entries = self._local.get(node.metadata.name, [])
         if self._shared:
             entries = sorted([*entries, *self._shared], key=lambda e: e[0])
         for _, driver, pool, resource_slice in entries:
             spec = resource_slice.spec
             if spec.per_device_node_selection:
-                found += _per_device_candidates(driver, pool, resource_slice, node)
-                continue
-            reaches = (
-                (bool(spec.node_name) and spec.node_name == node.metadata.name)
-                or bool(spec.all_nodes)
-                or (spec.node_selector is not None and node_matches(spec.node_selector, node))
-            )
-            if reaches:
-                found += self._slice_cache.candidates(driver, pool, resource_slice)
-        return found
+                some = _per_device_candidates(driver, pool, resource_slice, node)
+                found += some
+                reaches = bool(some)
+            else:
+                reaches = (
+                    (bool(spec.node_name) and spec.node_name == node.metadata.name)
+                    or bool(spec.all_nodes)
+                    or (spec.node_selector is not None and node_matches(spec.node_selector, node))
+                )
+                if reaches:
+                    found += self._slice_cache.candidates(driver, pool, resource_slice)
+            if reaches and (not pools or pools[-1] != (driver, pool)):
+                pools.append((driver, pool))
+        return found, pools
 
-    def allocate(self, node: Node) -> list[AllocationResult] | None:
+    def _check_pools_for_all(self, pools: Sequence[tuple[str, str]]) -> None:
+        """Upstream refuses an `All` request while a pool the node reaches is incomplete or
+        invalid: "all" cannot be known then."""
+        problems = [(key, self._pool_problem[key]) for key in pools if self._pool_problem[key]]
+        if not problems:
+            return
+        for claim, requests in zip(self.claims, self._requests, strict=True):
+            for alternatives in requests:
+                for alternative in alternatives:
+                    if not alternative.all_devices:
+                        continue
+                    (driver, pool), problem = problems[0]
+                    raise AllocationError(
+                        f"claim {claim.metadata.namespace}/{claim.metadata.name}, request "
+                        f"{alternative.name.rpartition('/')[2]}: asks for all devices, but "
+                        f"resource pool {driver}/{pool} is currently {problem}"
+                    )
+
+    def allocate(self, node: Node, timeout: float | None = None) -> list[AllocationResult] | None:
         """One AllocationResult per claim (in order), or None when the node cannot satisfy
-        them. Raises AllocationError for a broken selector."""
-        found = self.find(node)
+        them. Raises AllocationError for a broken selector or a pool an `All` request cannot
+        use, AllocationTimeout when the search takes more than `timeout` seconds."""
+        found = self.find(node, timeout)
         return None if found is None else self.results(node, found)
 
-    def find(self, node: Node) -> Plan | None:
+    def find(self, node: Node, timeout: float | None = None) -> Plan | None:
         """The devices for every claim on the node (`results` turns them into allocation
-        results), or None when the node cannot satisfy the claims."""
-        candidates = self.candidates(node)
+        results), or None when the node cannot satisfy the claims. With a `timeout` (seconds,
+        None or 0 for none) the search stops with AllocationTimeout once it is spent."""
+        self._deadline = time.monotonic() + timeout if timeout else None
+        self._steps = 0
+        candidates, pools = self._gather(node)
+        self._check_pools_for_all(pools)
         plan = [(c, r) for c in range(len(self.claims)) for r in range(len(self._requests[c]))]
         search = _Search()
         for constraints in self._constraints:
@@ -349,6 +398,8 @@ class Allocator:
         if need == 0:
             return self._request(plan, step + 1, candidates, search, chosen)
         for position in range(start, len(candidates)):
+            if self._deadline is not None:
+                self._tick()
             candidate = candidates[position]
             if not self._device_fits(claim_index, alternative, candidate, search):
                 continue
@@ -369,6 +420,13 @@ class Allocator:
                 return True
             self._give_back(candidate, alternative, search, undo)
         return False
+
+    def _tick(self) -> None:
+        """Count a device try; every so often, stop if the deadline has passed."""
+        self._steps += 1
+        deadline = self._deadline
+        if self._steps % _DEADLINE_CHECK_EVERY == 0 and deadline and time.monotonic() > deadline:
+            raise AllocationTimeout("timed out trying to allocate devices")
 
     def _meets(self, claim_index: int, alternative: _Alternative, candidate: Candidate) -> bool:
         """Whether the device is of the request's kind: class and request selectors, taints
@@ -642,6 +700,21 @@ def _newest_pools(
         generation = max(s.spec.pool.generation for s in pools[key])
         newest.append((key, [s for s in pools[key] if s.spec.pool.generation == generation]))
     return newest
+
+
+def _pool_problem(pool_slices: Sequence[ResourceSlice]) -> str:
+    """Why a pool's newest generation cannot tell "all" its devices: "being updated" when
+    not all of its `resourceSliceCount` slices are there, "invalid" when a device name
+    appears twice; "" when neither."""
+    if len(pool_slices) != pool_slices[0].spec.pool.resource_slice_count:
+        return "being updated"
+    names: set[str] = set()
+    for resource_slice in pool_slices:
+        for device in resource_slice.spec.devices:
+            if device.name in names:
+                return "invalid"
+            names.add(device.name)
+    return ""
 
 
 def allocated_devices(claims: Sequence[ResourceClaim]) -> set[DeviceID]:

@@ -14,9 +14,10 @@ DEFAULT_BINDING_TIMEOUT = timedelta(seconds=600)
 class DynamicResourcesArgs:
     """The plugin's pluginConfig args (upstream's `DynamicResourcesArgs`, v1 defaults).
 
-    `filterTimeout` bounds the allocator's work per node upstream (DRASchedulerFilterTimeout);
-    here the allocator is not interrupted, and the value is only checked. `bindingTimeout`
-    belongs to device binding conditions (an alpha gate, not implemented).
+    `filterTimeout` bounds the allocator's search per node (DRASchedulerFilterTimeout, on by
+    default; 0 means no limit): past it, the node is rejected with `timed out trying to
+    allocate devices`. `bindingTimeout` belongs to device binding conditions (an alpha gate,
+    not implemented).
     """
 
     filter_timeout: timedelta | None = DEFAULT_FILTER_TIMEOUT

@@ -34,6 +34,7 @@ from kubesched.framework import (
 )
 from kubesched_dynamicresources.allocator import (
     AllocationError,
+    AllocationTimeout,
     Allocator,
     DeviceID,
     Features,
@@ -64,6 +65,8 @@ GATE_PARTITIONABLE_DEVICES = "DRAPartitionableDevices"
 GATE_DEVICE_TAINTS = "DRADeviceTaints"
 GATE_CONSUMABLE_CAPACITY = "DRAConsumableCapacity"
 GATE_EXTENDED_RESOURCE = "DRAExtendedResource"
+GATE_FILTER_TIMEOUT = "DRASchedulerFilterTimeout"
+REASON_TIMED_OUT = "timed out trying to allocate devices"
 GATE_SCHEDULING_QUEUE_HINTS = "SchedulerQueueingHints"
 IMPLEMENTED_GATES: Mapping[str, bool] = {
     GATE_ADMIN_ACCESS: True,
@@ -72,6 +75,7 @@ IMPLEMENTED_GATES: Mapping[str, bool] = {
     GATE_DEVICE_TAINTS: True,
     GATE_CONSUMABLE_CAPACITY: False,
     GATE_EXTENDED_RESOURCE: False,
+    GATE_FILTER_TIMEOUT: True,
 }
 """The DRA feature gates, and whether turning each on changes what this plugin does."""
 
@@ -121,6 +125,12 @@ class DynamicResources:
             partitionable_devices=gates.enabled(GATE_PARTITIONABLE_DEVICES) if gates else False,
             device_taints=gates.enabled(GATE_DEVICE_TAINTS) if gates else False,
         )
+        timeout = self.args.filter_timeout
+        use_timeout = gates.enabled(GATE_FILTER_TIMEOUT) if gates else True
+        self.filter_timeout: float | None = (
+            timeout.total_seconds() if use_timeout and timeout else None
+        )
+        """Seconds the allocator may search per node in Filter (None: no limit)."""
 
     # -- the cluster ---------------------------------------------------------------------
 
@@ -296,9 +306,11 @@ class DynamicResources:
         plan: Plan | None = None
         if data.allocator is not None:
             try:
-                plan = data.allocator.find(node)
+                plan = data.allocator.find(node, self.filter_timeout)
             except AllocationError as err:
                 return Status.error(str(err))
+            except AllocationTimeout:
+                return _unschedulable(REASON_TIMED_OUT)
             if plan is None:
                 return _unschedulable(REASON_CANNOT_ALLOCATE)
         if unavailable:

@@ -22,6 +22,8 @@ BEHAVIOUR: Mapping[str, str] = MappingProxyType(
         "keep devices from claims; off: taints ignored",
         "DRAPartitionableDevices": "DynamicResources: devices' consumesCounters are limited "
         "by their pool's sharedCounters; off: ignored",
+        "DRASchedulerFilterTimeout": "DynamicResources: filterTimeout bounds the allocator's "
+        "search per node; off: no limit",
     }
 )
 """Gate name -> what it changes in kubesched; every other gate is accepted with no effect."""
