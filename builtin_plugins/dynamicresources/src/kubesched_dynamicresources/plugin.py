@@ -43,6 +43,7 @@ from kubesched_dynamicresources.allocator import (
     allocated_devices,
 )
 from kubesched_dynamicresources.args import DynamicResourcesArgs
+from kubesched_dynamicresources.capacity import capacity_in_use
 from kubesched_dynamicresources.cel import SelectorEvaluator
 from kubesched_dynamicresources.claims import (
     ClaimError,
@@ -73,7 +74,7 @@ IMPLEMENTED_GATES: Mapping[str, bool] = {
     GATE_PRIORITIZED_LIST: True,
     GATE_PARTITIONABLE_DEVICES: True,
     GATE_DEVICE_TAINTS: True,
-    GATE_CONSUMABLE_CAPACITY: False,
+    GATE_CONSUMABLE_CAPACITY: True,
     GATE_EXTENDED_RESOURCE: False,
     GATE_FILTER_TIMEOUT: True,
 }
@@ -124,6 +125,7 @@ class DynamicResources:
             prioritized_list=gates.enabled(GATE_PRIORITIZED_LIST) if gates else True,
             partitionable_devices=gates.enabled(GATE_PARTITIONABLE_DEVICES) if gates else False,
             device_taints=gates.enabled(GATE_DEVICE_TAINTS) if gates else False,
+            consumable_capacity=gates.enabled(GATE_CONSUMABLE_CAPACITY) if gates else False,
         )
         timeout = self.args.filter_timeout
         use_timeout = gates.enabled(GATE_FILTER_TIMEOUT) if gates else True
@@ -252,14 +254,16 @@ class DynamicResources:
             all_claims = [*reader.resource_claims(), *self._in_flight.values()]
             classes = {c.metadata.name: c for c in reader.device_classes()}
             try:
+                shares = self.features.consumable_capacity
                 data.allocator = Allocator(
                     self.features,
                     to_allocate,
-                    allocated_devices(all_claims),
+                    allocated_devices(all_claims, consumable_capacity=shares),
                     classes,
                     reader.resource_slices(),
                     self._evaluator,
                     slice_cache=self._slices,
+                    capacity_in_use=capacity_in_use(all_claims) if shares else None,
                 )
             except AllocationError as err:
                 return Status.error(str(err))

@@ -277,10 +277,31 @@ class DeviceAttribute:
 
 
 @frozen
+class CapacityRequestPolicyRange:
+    """The amounts a shared device's capacity may be requested in: from `min`, up to `max`,
+    in `step`s (DRAConsumableCapacity)."""
+
+    min: str | None = None
+    max: str | None = None
+    step: str | None = None
+
+
+@frozen
+class CapacityRequestPolicy:
+    """How a request for a shared device's capacity is rounded: `default` when the request
+    names none, else up to the next of `validValues` or onto `validRange`."""
+
+    default: str | None = None
+    valid_values: list[str] = field(factory=list)
+    valid_range: CapacityRequestPolicyRange | None = None
+
+
+@frozen
 class DeviceCapacity:
-    """A capacity: a quantity, kept as its text."""
+    """A capacity: a quantity, kept as its text, and how it may be requested."""
 
     value: str = "0"
+    request_policy: CapacityRequestPolicy | None = None
 
 
 @frozen

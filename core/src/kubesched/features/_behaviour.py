@@ -22,6 +22,9 @@ BEHAVIOUR: Mapping[str, str] = MappingProxyType(
         "keep devices from claims; off: taints ignored",
         "DRAPartitionableDevices": "DynamicResources: devices' consumesCounters are limited "
         "by their pool's sharedCounters; off: ignored",
+        "DRAConsumableCapacity": "DynamicResources: devices with allowMultipleAllocations are "
+        "shared, each request taking a share of their capacity; distinctAttribute constraints; "
+        "off: capacity requests are an error, devices are not shared",
         "DRASchedulerFilterTimeout": "DynamicResources: filterTimeout bounds the allocator's "
         "search per node; off: no limit",
     }
