@@ -243,6 +243,7 @@ def test_every_dra_gate_is_listed_as_implemented_or_not() -> None:
         "DRAConsumableCapacity": True,
         "DRAExtendedResource": False,
         "DRASchedulerFilterTimeout": True,
+        "DRADeviceBindingConditions": True,
     }
 
 

@@ -101,6 +101,7 @@ def test_feature_gate_list_table(capsys: pytest.CaptureFixture[str]) -> None:
         "NAME                                DEFAULT  STAGE  LOCKED  ENABLED  KUBESCHED",
         "DRAAdminAccess                      true     Beta   -       true     yes",
         "DRAConsumableCapacity               false    Alpha  -       false    yes",
+        "DRADeviceBindingConditions          false    Alpha  -       false    yes",
         "DRADeviceTaints                     false    Alpha  -       false    yes",
         "DRAPartitionableDevices             false    Alpha  -       false    yes",
         "DRAPrioritizedList                  true     Beta   -       true     yes",

@@ -158,6 +158,7 @@ def test_the_gates_kubesched_honours_are_known() -> None:
         "DRAPartitionableDevices",
         "DRAConsumableCapacity",
         "DRASchedulerFilterTimeout",
+        "DRADeviceBindingConditions",
     }
     assert set(BEHAVIOUR) <= set(KNOWN_FEATURES)
 

@@ -84,6 +84,7 @@ class Features:
     partitionable_devices: bool = False
     device_taints: bool = False
     consumable_capacity: bool = False
+    binding_conditions: bool = False
 
 
 @frozen
@@ -181,6 +182,9 @@ class Allocator:
         self._classes = classes
         self._evaluator = evaluator
         self._pools = _newest_pools(slices)
+        if features.binding_conditions:
+            # Upstream tries the pools whose devices wait for binding conditions last.
+            self._pools.sort(key=lambda entry: _has_binding_conditions(entry[1]))
         self._pool_problem = {key: _pool_problem(pool_slices) for key, pool_slices in self._pools}
         """(driver, pool) -> why an `All` request may not use it ("" when it may)."""
         self._deadline: float | None = None
@@ -472,6 +476,8 @@ class Allocator:
             for i, selector in enumerate(selectors):
                 if not self._selector_matches(owner, i, selector, candidate):
                     return False
+        if candidate.device.binding_conditions and not self.features.binding_conditions:
+            return False  # such devices are never allocated with the gate off
         return not (
             self.features.device_taints
             and not all(
@@ -622,7 +628,8 @@ class Allocator:
         results: list[AllocationResult] = []
         for claim_index, claim in enumerate(self.claims):
             taken = [t for t in plan.taken if t.claim_index == claim_index]
-            devices = [_result(claim, ordinal, t) for ordinal, t in enumerate(taken)]
+            bindings = self.features.binding_conditions
+            devices = [_result(claim, ordinal, t, bindings) for ordinal, t in enumerate(taken)]
             config: list[DeviceAllocationConfiguration] = []
             for request_index, alternatives in enumerate(self._requests[claim_index]):
                 name = chosen.get((claim_index, request_index))
@@ -644,7 +651,9 @@ class Allocator:
             results.append(
                 AllocationResult(
                     devices=DeviceAllocationResult(results=devices, config=config),
-                    node_selector=_node_selector(node, [t.candidate for t in taken]),
+                    node_selector=_node_selector(
+                        node, [t.candidate for t in taken], binds_to_node=bindings
+                    ),
                 )
             )
         return results
@@ -694,10 +703,13 @@ def _per_device_candidates(
     return found
 
 
-def _node_selector(node: Node, candidates: Sequence[Candidate]) -> NodeSelector | None:
-    """Where the allocation can be used: the node itself when a device is local to it, else
-    the first device's node selector, else anywhere (None)."""
-    if any(c.node_local for c in candidates):
+def _node_selector(
+    node: Node, candidates: Sequence[Candidate], *, binds_to_node: bool = False
+) -> NodeSelector | None:
+    """Where the allocation can be used: the node itself when a device is local to it (or,
+    with `binds_to_node`, says `bindsToNode`), else the first device's node selector, else
+    anywhere (None)."""
+    if any(c.node_local or (binds_to_node and c.device.binds_to_node) for c in candidates):
         return node_name_selector(node.metadata.name)
     for candidate in candidates:
         if candidate.node_selector is not None:
@@ -705,10 +717,13 @@ def _node_selector(node: Node, candidates: Sequence[Candidate]) -> NodeSelector 
     return None
 
 
-def _result(claim: ResourceClaim, ordinal: int, taken: _Taken) -> DeviceRequestAllocationResult:
+def _result(
+    claim: ResourceClaim, ordinal: int, taken: _Taken, bindings: bool
+) -> DeviceRequestAllocationResult:
     """One device of a claim's allocation; a share of a shared device has a share ID (the
     same for the same claim, request, device and place, so runs repeat) and what it takes
-    of the device's capacities."""
+    of the device's capacities; with `bindings` (DRADeviceBindingConditions), the device's
+    binding conditions."""
     candidate = taken.candidate
     share_id: str | None = None
     consumed: dict[str, str] = {}
@@ -724,6 +739,10 @@ def _result(claim: ResourceClaim, ordinal: int, taken: _Taken) -> DeviceRequestA
         admin_access=True if taken.admin else None,
         consumed_capacity=consumed,
         share_id=share_id,
+        binding_conditions=list(candidate.device.binding_conditions) if bindings else [],
+        binding_failure_conditions=(
+            list(candidate.device.binding_failure_conditions) if bindings else []
+        ),
     )
 
 
@@ -761,6 +780,10 @@ def _newest_pools(
         generation = max(s.spec.pool.generation for s in pools[key])
         newest.append((key, [s for s in pools[key] if s.spec.pool.generation == generation]))
     return newest
+
+
+def _has_binding_conditions(pool_slices: Sequence[ResourceSlice]) -> bool:
+    return any(d.binding_conditions for s in pool_slices for d in s.spec.devices)
 
 
 def _pool_problem(pool_slices: Sequence[ResourceSlice]) -> str:

@@ -16,8 +16,9 @@ class DynamicResourcesArgs:
 
     `filterTimeout` bounds the allocator's search per node (DRASchedulerFilterTimeout, on by
     default; 0 means no limit): past it, the node is rejected with `timed out trying to
-    allocate devices`. `bindingTimeout` belongs to device binding conditions (an alpha gate,
-    not implemented).
+    allocate devices`. `bindingTimeout` is how long upstream's PreBind waits for
+    device binding conditions; the in-memory cluster has no driver to wait for, so it is
+    only checked.
     """
 
     filter_timeout: timedelta | None = DEFAULT_FILTER_TIMEOUT

@@ -180,6 +180,8 @@ class DeviceRequestAllocationResult:
     tolerations: list[DeviceToleration] = field(factory=list)
     consumed_capacity: dict[str, str] = field(factory=dict)
     share_id: str | None = None
+    binding_conditions: list[str] = field(factory=list)
+    binding_failure_conditions: list[str] = field(factory=list)
 
 
 @frozen
@@ -219,11 +221,36 @@ class ResourceClaimConsumerReference:
 
 
 @frozen
+class Condition:
+    """A condition a driver reports on an allocated device (metav1.Condition)."""
+
+    type: str = ""
+    status: str = ""
+    reason: str = ""
+    message: str = ""
+    observed_generation: int | None = None
+    last_transition_time: Time | None = field(default=None, converter=as_time)
+
+
+@frozen
+class AllocatedDeviceStatus:
+    """What the driver reports on one allocated device (DRAResourceClaimDeviceStatus)."""
+
+    driver: str = ""
+    pool: str = ""
+    device: str = ""
+    share_id: str | None = None
+    conditions: list[Condition] = field(factory=list)
+
+
+@frozen
 class ResourceClaimStatus:
-    """The allocation, and the consumers the claim is reserved for."""
+    """The allocation, the consumers the claim is reserved for, and the drivers' device
+    statuses."""
 
     allocation: AllocationResult | None = None
     reserved_for: list[ResourceClaimConsumerReference] = field(factory=list)
+    devices: list[AllocatedDeviceStatus] = field(factory=list)
 
 
 @frozen
@@ -334,6 +361,9 @@ class Device:
     all_nodes: bool | None = None
     taints: list[DeviceTaint] = field(factory=list)
     allow_multiple_allocations: bool | None = None
+    binding_conditions: list[str] = field(factory=list)
+    binding_failure_conditions: list[str] = field(factory=list)
+    binds_to_node: bool | None = None
 
 
 @frozen
