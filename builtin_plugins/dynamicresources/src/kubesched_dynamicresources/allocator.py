@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple
 
 from attrs import define, field, frozen
 
@@ -124,10 +125,10 @@ class _Alternative:
     capacity: CapacityRequirements | None
 
 
-@frozen
-class _Taken:
+class _Taken(NamedTuple):
     """A device the search took: for which claim and request, with admin access or not, and
-    its share of the device's capacity when the device is shared (else None)."""
+    its share of the device's capacity when the device is shared (else None). A named
+    tuple: the search makes one per device tried."""
 
     claim_index: int
     request: str
@@ -185,8 +186,6 @@ class Allocator:
         if features.binding_conditions:
             # Upstream tries the pools whose devices wait for binding conditions last.
             self._pools.sort(key=lambda entry: _has_binding_conditions(entry[1]))
-        self._pool_problem = {key: _pool_problem(pool_slices) for key, pool_slices in self._pools}
-        """(driver, pool) -> why an `All` request may not use it ("" when it may)."""
         self._deadline: float | None = None
         self._steps = 0
         self._local: dict[str, list[tuple[int, str, str, ResourceSlice]]] = {}
@@ -213,6 +212,21 @@ class Allocator:
         """What other claims' shares take of each shared device (DRAConsumableCapacity)."""
         self._requests = [self._claim_requests(claim) for claim in self.claims]
         self._meets_cache: dict[tuple[int, int], bool] = {}
+        wants_all = any(
+            alternative.all_devices
+            for requests in self._requests
+            for alternatives in requests
+            for alternative in alternatives
+        )
+        self._pool_problem = (
+            {key: _pool_problem(pool_slices) for key, pool_slices in self._pools}
+            if wants_all
+            else {}
+        )
+        """(driver, pool) -> why an `All` request may not use it ("" when it may); only
+        worked out when some request asks for all devices."""
+        self._check_pools = any(self._pool_problem.values())
+        """Whether an `All` request may meet a pool it cannot use (else no need to look)."""
         self._constraints = [
             claim_constraints(claim.spec.devices.constraints, distinct=features.consumable_capacity)
             for claim in self.claims
@@ -326,7 +340,7 @@ class Allocator:
                 )
                 if reaches:
                     found += self._slice_cache.candidates(driver, pool, resource_slice)
-            if reaches and (not pools or pools[-1] != (driver, pool)):
+            if self._check_pools and reaches and (not pools or pools[-1] != (driver, pool)):
                 pools.append((driver, pool))
         return found, pools
 
@@ -362,7 +376,8 @@ class Allocator:
         self._deadline = time.monotonic() + timeout if timeout else None
         self._steps = 0
         candidates, pools = self._gather(node)
-        self._check_pools_for_all(pools)
+        if self._check_pools:
+            self._check_pools_for_all(pools)
         plan = [(c, r) for c in range(len(self.claims)) for r in range(len(self._requests[c]))]
         search = _Search()
         for constraints in self._constraints:
@@ -540,9 +555,11 @@ class Allocator:
             if not constraint.add(alternative.name, driver, device):
                 break
             added.append(constraint)
-        amounts = (
-            self._share(alternative, candidate, search) if len(added) == len(constraints) else None
-        )
+        amounts: dict[CapacityKey, int] | None = {}
+        if len(added) != len(constraints):
+            amounts = None
+        elif self.features.consumable_capacity:
+            amounts = self._share(alternative, candidate, search)
         if amounts is None or (
             self.features.partitionable_devices and not self._counters_fit(candidate, search)
         ):
