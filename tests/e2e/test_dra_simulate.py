@@ -202,6 +202,5 @@ def test_openb_gpus_shared_by_consumable_capacity(capsys: pytest.CaptureFixture[
         assert devices == ["gpu.openb.example.com/openb-node-1/gpu-0"]
     assert "cannot allocate all claims" in results["openb/infer-d"]["message"]
     off = {r["pod"]: r for r in run_json(capsys, "simulate", shared)["results"]}
-    assert "has capacity requests, but the DRAConsumableCapacity feature is disabled" in (
-        off["openb/infer-a"]["message"]
-    )
+    message = off["openb/infer-a"]["message"]
+    assert "has capacity requests, but the DRAConsumableCapacity feature is disabled" in message

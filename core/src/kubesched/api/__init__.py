@@ -310,13 +310,9 @@ from kubesched.api._resource import (
     RESOURCE_API_VERSION,
     RESOURCE_CLAIM_FINALIZER,
     RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE,
-    AllocatedDeviceStatus,
     AllocationResult,
-    CapacityRequestPolicy,
-    CapacityRequestPolicyRange,
     CapacityRequirements,
     CELDeviceSelector,
-    Condition,
     CounterSet,
     Device,
     DeviceAllocationConfiguration,
@@ -348,6 +344,12 @@ from kubesched.api._resource import (
     ResourceSlice,
     ResourceSliceSpec,
     default_resource_claim_spec,
+)
+from kubesched.api._resource_parts import (
+    AllocatedDeviceStatus,
+    CapacityRequestPolicy,
+    CapacityRequestPolicyRange,
+    Condition,
 )
 
 __all__ += [

@@ -16,6 +16,10 @@ from attrs import evolve, field, frozen
 
 from kubesched.api._meta import ObjectMeta
 from kubesched.api._pod import NodeSelector
+from kubesched.api._resource_parts import (
+    AllocatedDeviceStatus,
+    CapacityRequestPolicy,
+)
 from kubesched.api._time import Time, as_time
 
 RESOURCE_API_VERSION = "resource.k8s.io/v1"
@@ -221,29 +225,6 @@ class ResourceClaimConsumerReference:
 
 
 @frozen
-class Condition:
-    """A condition a driver reports on an allocated device (metav1.Condition)."""
-
-    type: str = ""
-    status: str = ""
-    reason: str = ""
-    message: str = ""
-    observed_generation: int | None = None
-    last_transition_time: Time | None = field(default=None, converter=as_time)
-
-
-@frozen
-class AllocatedDeviceStatus:
-    """What the driver reports on one allocated device (DRAResourceClaimDeviceStatus)."""
-
-    driver: str = ""
-    pool: str = ""
-    device: str = ""
-    share_id: str | None = None
-    conditions: list[Condition] = field(factory=list)
-
-
-@frozen
 class ResourceClaimStatus:
     """The allocation, the consumers the claim is reserved for, and the drivers' device
     statuses."""
@@ -301,26 +282,6 @@ class DeviceAttribute:
             if value is not None:
                 return value
         return None
-
-
-@frozen
-class CapacityRequestPolicyRange:
-    """The amounts a shared device's capacity may be requested in: from `min`, up to `max`,
-    in `step`s (DRAConsumableCapacity)."""
-
-    min: str | None = None
-    max: str | None = None
-    step: str | None = None
-
-
-@frozen
-class CapacityRequestPolicy:
-    """How a request for a shared device's capacity is rounded: `default` when the request
-    names none, else up to the next of `validValues` or onto `validRange`."""
-
-    default: str | None = None
-    valid_values: list[str] = field(factory=list)
-    valid_range: CapacityRequestPolicyRange | None = None
 
 
 @frozen
