@@ -182,3 +182,25 @@ def test_the_openb_gpu_model_with_partitionable_devices(capsys: pytest.CaptureFi
     }
     # The T4's counters are used up by the half and the two quarters: no whole T4 is left.
     assert got["openb/train-t4"] == (None, None)
+
+
+def test_openb_gpus_shared_by_consumable_capacity(capsys: pytest.CaptureFixture[str]) -> None:
+    shared = str(ROOT / "examples" / "dra" / "openb-shared")
+    gate = ("--feature-gates", "DRAConsumableCapacity=true")
+    document = run_json(capsys, "simulate", shared, *gate)
+    jsonschema.validate(document, SCHEMA)
+    results = {r["pod"]: r for r in document["results"]}
+    assert {pod: r["node"] for pod, r in results.items()} == {
+        "openb/train-2gpu": "openb-node-0",
+        "openb/infer-a": "openb-node-1",
+        "openb/infer-b": "openb-node-1",
+        "openb/infer-c": "openb-node-1",
+        "openb/infer-d": None,
+    }
+    for pod in ("openb/infer-a", "openb/infer-b", "openb/infer-c"):
+        (devices,) = results[pod]["devices"].values()
+        assert devices == ["gpu.openb.example.com/openb-node-1/gpu-0"]
+    assert "cannot allocate all claims" in results["openb/infer-d"]["message"]
+    off = {r["pod"]: r for r in run_json(capsys, "simulate", shared)["results"]}
+    message = off["openb/infer-a"]["message"]
+    assert "has capacity requests, but the DRAConsumableCapacity feature is disabled" in message

@@ -240,8 +240,10 @@ def test_every_dra_gate_is_listed_as_implemented_or_not() -> None:
         "DRAPrioritizedList": True,
         "DRAPartitionableDevices": True,
         "DRADeviceTaints": True,
-        "DRAConsumableCapacity": False,
+        "DRAConsumableCapacity": True,
         "DRAExtendedResource": False,
+        "DRASchedulerFilterTimeout": True,
+        "DRADeviceBindingConditions": True,
     }
 
 

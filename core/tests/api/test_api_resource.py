@@ -226,6 +226,41 @@ def _claim(requests: str, extra: str = "") -> str:
             "must be greater than zero",
         ),
         (
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
+            "spec: {driver: d.example.com, allNodes: true, pool: {name: p, resourceSliceCount: 1},"
+            " devices: [{name: d0, capacity: {bw: {value: 10Gi, requestPolicy:"
+            " {validRange: {step: 1Gi}}}}}]}\n",
+            "ResourceSlice s",
+            "spec.devices[0].capacity[bw].requestPolicy.validRange.min",
+            "Required value",
+        ),
+        (
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
+            "spec: {driver: d.example.com, allNodes: true, pool: {name: p, resourceSliceCount: 1},"
+            " devices: [{name: d0, capacity: {bw: {value: 10Gi, requestPolicy:"
+            " {validValues: [4Gi, 2Gi]}}}}]}\n",
+            "ResourceSlice s",
+            "spec.devices[0].capacity[bw].requestPolicy.validValues[1]",
+            "must be sorted ascending",
+        ),
+        (
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
+            "spec: {driver: d.example.com, allNodes: true, pool: {name: p, resourceSliceCount: 1},"
+            " devices: [{name: d0, capacity: {bw: {value: 10Gi, requestPolicy:"
+            " {default: 3Gi, validRange: {min: 2Gi, step: 2Gi}}}}}]}\n",
+            "ResourceSlice s",
+            "spec.devices[0].capacity[bw].requestPolicy.default",
+            "must be within the valid range",
+        ),
+        (
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+            "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: d,"
+            " capacity: {requests: {bw: much}}}}]}}\n",
+            "ResourceClaim default/c",
+            "spec.devices.requests[0].exactly.capacity.requests[bw]",
+            'Invalid value: "much"',
+        ),
+        (
             "apiVersion: resource.k8s.io/v1beta9\nkind: DeviceClass\nmetadata: {name: d}\n",
             "DeviceClass d",
             "apiVersion",

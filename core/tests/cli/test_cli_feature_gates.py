@@ -100,9 +100,12 @@ def test_feature_gate_list_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines() == [
         "NAME                                DEFAULT  STAGE  LOCKED  ENABLED  KUBESCHED",
         "DRAAdminAccess                      true     Beta   -       true     yes",
+        "DRAConsumableCapacity               false    Alpha  -       false    yes",
+        "DRADeviceBindingConditions          false    Alpha  -       false    yes",
         "DRADeviceTaints                     false    Alpha  -       false    yes",
         "DRAPartitionableDevices             false    Alpha  -       false    yes",
         "DRAPrioritizedList                  true     Beta   -       true     yes",
+        "DRASchedulerFilterTimeout           true     Beta   -       true     yes",
         "PodLevelResources                   true     Beta   -       true     yes",
         "TaintTolerationComparisonOperators  false    Alpha  -       true     yes",
     ]

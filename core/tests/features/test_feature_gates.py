@@ -156,6 +156,9 @@ def test_the_gates_kubesched_honours_are_known() -> None:
         "DRAPrioritizedList",
         "DRADeviceTaints",
         "DRAPartitionableDevices",
+        "DRAConsumableCapacity",
+        "DRASchedulerFilterTimeout",
+        "DRADeviceBindingConditions",
     }
     assert set(BEHAVIOUR) <= set(KNOWN_FEATURES)
 

@@ -8,23 +8,32 @@ then pool name), newest generation only, in slice order. Each request (or, for a
 (ExactCount) or every matching device (All) that is free, meets its class's and its
 own CEL selectors and keeps the claim's `matchAttribute` constraints; a failed choice
 is undone and the next device tried (backtracking, as upstream). Admin access may take
-devices already allocated and does not use them up. Device taints and partitionable
-devices' shared counters are honoured when their feature gates are on.
+devices already allocated and does not use them up. Device taints, partitionable
+devices' shared counters and consumable capacity (devices shared by many requests, each
+taking a share of their capacity; `distinctAttribute` constraints) are honoured when their
+feature gates are on.
 
 `Allocator.allocate` returns one AllocationResult per claim, or None when the node cannot
 satisfy them; it raises AllocationError when a claim or class is broken (a selector that
-does not compile or fails while it runs), which upstream reports as an error.
+does not compile or fails while it runs) or when an `All` request meets a pool the node
+reaches that is incomplete (not all of its newest generation's slices published) or
+invalid (a device name twice), which upstream reports as an error. Given a deadline, the
+search raises AllocationTimeout once it passes (upstream's filterTimeout).
 """
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple
 
 from attrs import define, field, frozen
 
 from kubesched.api import (
     ALLOCATION_MODE_ALL,
     AllocationResult,
+    CapacityRequirements,
     Device,
     DeviceAllocationConfiguration,
     DeviceAllocationResult,
@@ -39,12 +48,13 @@ from kubesched.api import (
     ResourceSlice,
     parse_quantity,
 )
+from kubesched_dynamicresources.capacity import CapacityKey, share, status_amounts
 from kubesched_dynamicresources.cel import (
     CELError,
     SelectorEvaluator,
     compile_selector,
-    qualified,
 )
+from kubesched_dynamicresources.constraints import Constraint, claim_constraints
 from kubesched_dynamicresources.nodeselector import node_matches, node_name_selector
 
 FROM_CLASS, FROM_CLAIM = "FromClass", "FromClaim"
@@ -55,6 +65,17 @@ class AllocationError(Exception):
     """A claim or class that cannot be evaluated (upstream's allocator error)."""
 
 
+class AllocationTimeout(Exception):
+    """The search on one node went past its deadline (upstream's filterTimeout)."""
+
+
+_SHARE_ID_NAMESPACE = uuid.UUID("8a4c3d0e-5b1f-4f57-9a43-0d6c1e2b7f10")
+"""Share IDs are name-based UUIDs in this namespace (upstream's are random)."""
+
+_DEADLINE_CHECK_EVERY = 64
+"""Device tries between two looks at the clock."""
+
+
 @frozen
 class Features:
     """The DRA feature gates the allocator honours."""
@@ -63,6 +84,8 @@ class Features:
     prioritized_list: bool = True
     partitionable_devices: bool = False
     device_taints: bool = False
+    consumable_capacity: bool = False
+    binding_conditions: bool = False
 
 
 @frozen
@@ -99,22 +122,19 @@ class _Alternative:
     count: int
     admin_access: bool
     tolerations: tuple[DeviceToleration, ...]
+    capacity: CapacityRequirements | None
 
 
-@define
-class _Constraint:
-    """A matchAttribute constraint of a claim, with the value fixed by its first device."""
+class _Taken(NamedTuple):
+    """A device the search took: for which claim and request, with admin access or not, and
+    its share of the device's capacity when the device is shared (else None). A named
+    tuple: the search makes one per device tried."""
 
-    requests: frozenset[str]
-    domain: str
-    ident: str
-    value: object = None
-    fixed_by: int = 0
-
-    def applies(self, request: str) -> bool:
-        if not self.requests:
-            return True
-        return request in self.requests or request.split("/", 1)[0] in self.requests
+    claim_index: int
+    request: str
+    candidate: Candidate
+    admin: bool
+    share: dict[CapacityKey, int] | None
 
 
 @frozen
@@ -122,7 +142,7 @@ class Plan:
     """What `Allocator.find` chose on a node: (claim index, request name, device, admin
     access) in allocation order, and the alternative chosen for each request."""
 
-    taken: tuple[tuple[int, str, Candidate, bool], ...]
+    taken: tuple[_Taken, ...]
     chosen: dict[tuple[int, int], str]
 
 
@@ -130,10 +150,12 @@ class Plan:
 class _Search:
     """The state of one node's search: devices taken so far, constraints, counters."""
 
-    taken: list[tuple[int, str, Candidate, bool]] = field(factory=list)
-    """(claim index, request name, device, admin access) in allocation order."""
+    taken: list[_Taken] = field(factory=list)
+    """The devices taken, in allocation order."""
     used: set[DeviceID] = field(factory=set)
     counters_used: dict[tuple[str, str, str, str], int] = field(factory=dict)
+    capacity_used: dict[DeviceID, dict[CapacityKey, int]] = field(factory=dict)
+    """What this search's shares take of each shared device."""
 
 
 def _class_name(claim: ResourceClaim, request_name: str) -> str:
@@ -153,6 +175,7 @@ class Allocator:
         evaluator: SelectorEvaluator,
         counters_in_use: Mapping[tuple[str, str, str, str], int] | None = None,
         slice_cache: SliceCache | None = None,
+        capacity_in_use: Mapping[tuple[str, str, str], Mapping[CapacityKey, int]] | None = None,
     ) -> None:
         self.features = features
         self.claims = list(claims)
@@ -160,6 +183,11 @@ class Allocator:
         self._classes = classes
         self._evaluator = evaluator
         self._pools = _newest_pools(slices)
+        if features.binding_conditions:
+            # Upstream tries the pools whose devices wait for binding conditions last.
+            self._pools.sort(key=lambda entry: _has_binding_conditions(entry[1]))
+        self._deadline: float | None = None
+        self._steps = 0
         self._local: dict[str, list[tuple[int, str, str, ResourceSlice]]] = {}
         """Node name -> its node-local slices, with their place in upstream's order."""
         self._shared: list[tuple[int, str, str, ResourceSlice]] = []
@@ -178,9 +206,31 @@ class Allocator:
         if features.partitionable_devices and counters_in_use is None:
             self._counters_in_use = self._counters_of_allocated()
         self._slice_cache = slice_cache if slice_cache is not None else SliceCache()
+        self._capacity_in_use = {
+            DeviceID(*key): dict(amounts) for key, amounts in (capacity_in_use or {}).items()
+        }
+        """What other claims' shares take of each shared device (DRAConsumableCapacity)."""
         self._requests = [self._claim_requests(claim) for claim in self.claims]
         self._meets_cache: dict[tuple[int, int], bool] = {}
-        self._constraints = [self._claim_constraints(claim) for claim in self.claims]
+        wants_all = any(
+            alternative.all_devices
+            for requests in self._requests
+            for alternatives in requests
+            for alternative in alternatives
+        )
+        self._pool_problem = (
+            {key: _pool_problem(pool_slices) for key, pool_slices in self._pools}
+            if wants_all
+            else {}
+        )
+        """(driver, pool) -> why an `All` request may not use it ("" when it may); only
+        worked out when some request asks for all devices."""
+        self._check_pools = any(self._pool_problem.values())
+        """Whether an `All` request may meet a pool it cannot use (else no need to look)."""
+        self._constraints = [
+            claim_constraints(claim.spec.devices.constraints, distinct=features.consumable_capacity)
+            for claim in self.claims
+        ]
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -194,10 +244,17 @@ class Allocator:
         count: int | None,
         admin_access: bool,
         tolerations: Sequence[DeviceToleration],
+        capacity: CapacityRequirements | None,
     ) -> _Alternative | None:
         device_class = self._classes.get(class_name)
         if device_class is None:
             return None
+        if capacity is not None and not self.features.consumable_capacity:
+            raise AllocationError(
+                f"claim {claim.metadata.namespace}/{claim.metadata.name}, request "
+                f"{name.split('/', 1)[0]}: has capacity requests, but the "
+                "DRAConsumableCapacity feature is disabled"
+            )
         return _Alternative(
             name=name,
             device_class=device_class,
@@ -206,6 +263,7 @@ class Allocator:
             count=count or 1,
             admin_access=admin_access and self.features.admin_access,
             tolerations=tuple(tolerations),
+            capacity=capacity,
         )
 
     def _claim_requests(self, claim: ResourceClaim) -> list[list[_Alternative]]:
@@ -223,6 +281,7 @@ class Allocator:
                     exact.count,
                     bool(exact.admin_access),
                     exact.tolerations,
+                    exact.capacity,
                 )
                 if alt is None:
                     raise AllocationError(
@@ -241,6 +300,7 @@ class Allocator:
                         sub.count,
                         False,
                         sub.tolerations,
+                        sub.capacity,
                     )
                     if alt is None:
                         raise AllocationError(
@@ -251,54 +311,78 @@ class Allocator:
             requests.append(alternatives)
         return requests
 
-    @staticmethod
-    def _claim_constraints(claim: ResourceClaim) -> list[_Constraint]:
-        constraints = []
-        for constraint in claim.spec.devices.constraints:
-            if constraint.match_attribute is None:
-                continue
-            domain, _, ident = constraint.match_attribute.rpartition("/")
-            constraints.append(_Constraint(frozenset(constraint.requests), domain, ident))
-        return constraints
-
     # -- per node ------------------------------------------------------------------------
 
     def candidates(self, node: Node) -> list[Candidate]:
         """The devices the node can reach, in upstream's order (pools by driver and name,
         slices and devices in order)."""
+        return self._gather(node)[0]
+
+    def _gather(self, node: Node) -> tuple[list[Candidate], list[tuple[str, str]]]:
+        """The devices the node can reach, and the pools (in order) of the slices it
+        reaches."""
         found: list[Candidate] = []
+        pools: list[tuple[str, str]] = []
         entries = self._local.get(node.metadata.name, [])
         if self._shared:
             entries = sorted([*entries, *self._shared], key=lambda e: e[0])
         for _, driver, pool, resource_slice in entries:
             spec = resource_slice.spec
             if spec.per_device_node_selection:
-                found += _per_device_candidates(driver, pool, resource_slice, node)
-                continue
-            reaches = (
-                (bool(spec.node_name) and spec.node_name == node.metadata.name)
-                or bool(spec.all_nodes)
-                or (spec.node_selector is not None and node_matches(spec.node_selector, node))
-            )
-            if reaches:
-                found += self._slice_cache.candidates(driver, pool, resource_slice)
-        return found
+                some = _per_device_candidates(driver, pool, resource_slice, node)
+                found += some
+                reaches = bool(some)
+            else:
+                reaches = (
+                    (bool(spec.node_name) and spec.node_name == node.metadata.name)
+                    or bool(spec.all_nodes)
+                    or (spec.node_selector is not None and node_matches(spec.node_selector, node))
+                )
+                if reaches:
+                    found += self._slice_cache.candidates(driver, pool, resource_slice)
+            if self._check_pools and reaches and (not pools or pools[-1] != (driver, pool)):
+                pools.append((driver, pool))
+        return found, pools
 
-    def allocate(self, node: Node) -> list[AllocationResult] | None:
+    def _check_pools_for_all(self, pools: Sequence[tuple[str, str]]) -> None:
+        """Upstream refuses an `All` request while a pool the node reaches is incomplete or
+        invalid: "all" cannot be known then."""
+        problems = [(key, self._pool_problem[key]) for key in pools if self._pool_problem[key]]
+        if not problems:
+            return
+        for claim, requests in zip(self.claims, self._requests, strict=True):
+            for alternatives in requests:
+                for alternative in alternatives:
+                    if not alternative.all_devices:
+                        continue
+                    (driver, pool), problem = problems[0]
+                    raise AllocationError(
+                        f"claim {claim.metadata.namespace}/{claim.metadata.name}, request "
+                        f"{alternative.name.rpartition('/')[2]}: asks for all devices, but "
+                        f"resource pool {driver}/{pool} is currently {problem}"
+                    )
+
+    def allocate(self, node: Node, timeout: float | None = None) -> list[AllocationResult] | None:
         """One AllocationResult per claim (in order), or None when the node cannot satisfy
-        them. Raises AllocationError for a broken selector."""
-        found = self.find(node)
+        them. Raises AllocationError for a broken selector or a pool an `All` request cannot
+        use, AllocationTimeout when the search takes more than `timeout` seconds."""
+        found = self.find(node, timeout)
         return None if found is None else self.results(node, found)
 
-    def find(self, node: Node) -> Plan | None:
+    def find(self, node: Node, timeout: float | None = None) -> Plan | None:
         """The devices for every claim on the node (`results` turns them into allocation
-        results), or None when the node cannot satisfy the claims."""
-        candidates = self.candidates(node)
+        results), or None when the node cannot satisfy the claims. With a `timeout` (seconds,
+        None or 0 for none) the search stops with AllocationTimeout once it is spent."""
+        self._deadline = time.monotonic() + timeout if timeout else None
+        self._steps = 0
+        candidates, pools = self._gather(node)
+        if self._check_pools:
+            self._check_pools_for_all(pools)
         plan = [(c, r) for c in range(len(self.claims)) for r in range(len(self._requests[c]))]
         search = _Search()
         for constraints in self._constraints:
             for constraint in constraints:
-                constraint.value, constraint.fixed_by = None, 0
+                constraint.reset()
         chosen: dict[tuple[int, int], str] = {}
         if not self._request(plan, 0, candidates, search, chosen):
             return None
@@ -320,7 +404,11 @@ class Allocator:
                 matching = [
                     c for c in candidates if self._device_fits(claim_index, alternative, c, search)
                 ]
-                every = [c for c in candidates if self._meets(claim_index, alternative, c)]
+                every = [
+                    c
+                    for c in candidates
+                    if self._meets(claim_index, alternative, c) and self._has_room(alternative, c)
+                ]
                 if not every or len(every) != len(matching):
                     continue  # All needs at least one device, and every one of them free
                 need = len(every)
@@ -349,26 +437,37 @@ class Allocator:
         if need == 0:
             return self._request(plan, step + 1, candidates, search, chosen)
         for position in range(start, len(candidates)):
+            if self._deadline is not None:
+                self._tick()
             candidate = candidates[position]
             if not self._device_fits(claim_index, alternative, candidate, search):
                 continue
-            undo = self._take(claim_index, alternative, candidate, search)
-            if undo is None:
+            taken = self._take(claim_index, alternative, candidate, search)
+            if taken is None:
                 continue
+            # A shared device may give another share to the same request (not for All).
+            again = taken.share is not None and not alternative.all_devices
             if self._devices(
                 plan,
                 step,
                 claim_index,
                 alternative,
                 need - 1,
-                position + 1,
+                position if again else position + 1,
                 candidates,
                 search,
                 chosen,
             ):
                 return True
-            self._give_back(candidate, alternative, search, undo)
+            self._give_back(taken, search)
         return False
+
+    def _tick(self) -> None:
+        """Count a device try; every so often, stop if the deadline has passed."""
+        self._steps += 1
+        deadline = self._deadline
+        if self._steps % _DEADLINE_CHECK_EVERY == 0 and deadline and time.monotonic() > deadline:
+            raise AllocationTimeout("timed out trying to allocate devices")
 
     def _meets(self, claim_index: int, alternative: _Alternative, candidate: Candidate) -> bool:
         """Whether the device is of the request's kind: class and request selectors, taints
@@ -392,6 +491,8 @@ class Allocator:
             for i, selector in enumerate(selectors):
                 if not self._selector_matches(owner, i, selector, candidate):
                     return False
+        if candidate.device.binding_conditions and not self.features.binding_conditions:
+            return False  # such devices are never allocated with the gate off
         return not (
             self.features.device_taints
             and not all(
@@ -418,44 +519,81 @@ class Allocator:
             return False
         return self._meets(claim_index, alternative, candidate)
 
+    def _is_shared(self, candidate: Candidate) -> bool:
+        """Whether the device gives shares of itself (DRAConsumableCapacity)."""
+        return self.features.consumable_capacity and bool(
+            candidate.device.allow_multiple_allocations
+        )
+
+    def _has_room(self, alternative: _Alternative, candidate: Candidate) -> bool:
+        """Whether the device could give the request its capacity, ignoring what is in use."""
+        if not self.features.consumable_capacity:
+            return True
+        return share(candidate.id.driver, candidate.device, alternative.capacity, {}) is not None
+
+    def _share(
+        self, alternative: _Alternative, candidate: Candidate, search: _Search
+    ) -> dict[CapacityKey, int] | None:
+        """The request's share of the device's capacities beside what other claims and this
+        search take of it; None when it does not fit. Without the gate, an empty share."""
+        if not self.features.consumable_capacity:
+            return {}
+        in_use = dict(self._capacity_in_use.get(candidate.id, {}))
+        for key, amount in search.capacity_used.get(candidate.id, {}).items():
+            in_use[key] = in_use.get(key, 0) + amount
+        return share(candidate.id.driver, candidate.device, alternative.capacity, in_use)
+
     def _take(
         self, claim_index: int, alternative: _Alternative, candidate: Candidate, search: _Search
-    ) -> list[_Constraint] | None:
-        """Add the device if the claim's constraints and the shared counters allow it; the
-        constraints it fixed (to undo), or None."""
-        fixed: list[_Constraint] = []
-        for constraint in self._constraints[claim_index]:
-            if not constraint.applies(alternative.name):
-                continue
-            value = _attribute(candidate, constraint.domain, constraint.ident)
-            if value is None or (constraint.value is not None and constraint.value != value):
-                for undo in fixed:
-                    undo.value = None
-                return None
-            if constraint.value is None:
-                constraint.value = value
-                fixed.append(constraint)
-        if self.features.partitionable_devices and not self._counters_fit(candidate, search):
-            for undo in fixed:
-                undo.value = None
+    ) -> _Taken | None:
+        """Take the device if the claim's constraints, the shared counters and the device's
+        capacity allow it (the record to give it back with), else None."""
+        driver, device = candidate.id.driver, candidate.device
+        constraints = self._constraints[claim_index]
+        added: list[Constraint] = []
+        for constraint in constraints:
+            if not constraint.add(alternative.name, driver, device):
+                break
+            added.append(constraint)
+        amounts: dict[CapacityKey, int] | None = {}
+        if len(added) != len(constraints):
+            amounts = None
+        elif self.features.consumable_capacity:
+            amounts = self._share(alternative, candidate, search)
+        if amounts is None or (
+            self.features.partitionable_devices and not self._counters_fit(candidate, search)
+        ):
+            for constraint in added:
+                constraint.remove(alternative.name)
             return None
-        search.taken.append((claim_index, alternative.name, candidate, alternative.admin_access))
-        if not alternative.admin_access:
+        shared = self._is_shared(candidate)
+        taken = _Taken(
+            claim_index,
+            alternative.name,
+            candidate,
+            alternative.admin_access,
+            amounts if shared else None,
+        )
+        search.taken.append(taken)
+        if shared:
+            used = search.capacity_used.setdefault(candidate.id, {})
+            for key, amount in amounts.items():
+                used[key] = used.get(key, 0) + amount
+        elif not alternative.admin_access:
             search.used.add(candidate.id)
-        return fixed
+        return taken
 
-    def _give_back(
-        self,
-        candidate: Candidate,
-        alternative: _Alternative,
-        search: _Search,
-        fixed: list[_Constraint],
-    ) -> None:
+    def _give_back(self, taken: _Taken, search: _Search) -> None:
         search.taken.pop()
-        if not alternative.admin_access:
+        candidate = taken.candidate
+        if taken.share is not None:
+            used = search.capacity_used[candidate.id]
+            for capacity, amount in taken.share.items():
+                used[capacity] -= amount
+        elif not taken.admin:
             search.used.discard(candidate.id)
-        for constraint in fixed:
-            constraint.value = None
+        for constraint in self._constraints[taken.claim_index]:
+            constraint.remove(taken.request)
         if self.features.partitionable_devices:
             for key, amount in _consumption(candidate):
                 search.counters_used[key] -= amount
@@ -506,17 +644,9 @@ class Allocator:
         chosen = plan.chosen
         results: list[AllocationResult] = []
         for claim_index, claim in enumerate(self.claims):
-            taken = [t for t in plan.taken if t[0] == claim_index]
-            devices = [
-                DeviceRequestAllocationResult(
-                    request=request,
-                    driver=candidate.id.driver,
-                    pool=candidate.id.pool,
-                    device=candidate.id.device,
-                    admin_access=True if admin else None,
-                )
-                for _, request, candidate, admin in taken
-            ]
+            taken = [t for t in plan.taken if t.claim_index == claim_index]
+            bindings = self.features.binding_conditions
+            devices = [_result(claim, ordinal, t, bindings) for ordinal, t in enumerate(taken)]
             config: list[DeviceAllocationConfiguration] = []
             for request_index, alternatives in enumerate(self._requests[claim_index]):
                 name = chosen.get((claim_index, request_index))
@@ -538,7 +668,9 @@ class Allocator:
             results.append(
                 AllocationResult(
                     devices=DeviceAllocationResult(results=devices, config=config),
-                    node_selector=_node_selector(node, [t[2] for t in taken]),
+                    node_selector=_node_selector(
+                        node, [t.candidate for t in taken], binds_to_node=bindings
+                    ),
                 )
             )
         return results
@@ -588,10 +720,13 @@ def _per_device_candidates(
     return found
 
 
-def _node_selector(node: Node, candidates: Sequence[Candidate]) -> NodeSelector | None:
-    """Where the allocation can be used: the node itself when a device is local to it, else
-    the first device's node selector, else anywhere (None)."""
-    if any(c.node_local for c in candidates):
+def _node_selector(
+    node: Node, candidates: Sequence[Candidate], *, binds_to_node: bool = False
+) -> NodeSelector | None:
+    """Where the allocation can be used: the node itself when a device is local to it (or,
+    with `binds_to_node`, says `bindsToNode`), else the first device's node selector, else
+    anywhere (None)."""
+    if any(c.node_local or (binds_to_node and c.device.binds_to_node) for c in candidates):
         return node_name_selector(node.metadata.name)
     for candidate in candidates:
         if candidate.node_selector is not None:
@@ -599,13 +734,33 @@ def _node_selector(node: Node, candidates: Sequence[Candidate]) -> NodeSelector 
     return None
 
 
-def _attribute(candidate: Candidate, domain: str, ident: str) -> object:
-    driver = candidate.id.driver
-    for name, attribute in candidate.device.attributes.items():
-        if qualified(driver, name) == (domain, ident):
-            value = attribute.value
-            return ("version", value) if attribute.version is not None else value
-    return None
+def _result(
+    claim: ResourceClaim, ordinal: int, taken: _Taken, bindings: bool
+) -> DeviceRequestAllocationResult:
+    """One device of a claim's allocation; a share of a shared device has a share ID (the
+    same for the same claim, request, device and place, so runs repeat) and what it takes
+    of the device's capacities; with `bindings` (DRADeviceBindingConditions), the device's
+    binding conditions."""
+    candidate = taken.candidate
+    share_id: str | None = None
+    consumed: dict[str, str] = {}
+    if taken.share is not None:
+        seed = f"{claim.metadata.uid}/{taken.request}/{candidate.id}/{ordinal}"
+        share_id = str(uuid.uuid5(_SHARE_ID_NAMESPACE, seed))
+        consumed = status_amounts(candidate.id.driver, candidate.device, taken.share)
+    return DeviceRequestAllocationResult(
+        request=taken.request,
+        driver=candidate.id.driver,
+        pool=candidate.id.pool,
+        device=candidate.id.device,
+        admin_access=True if taken.admin else None,
+        consumed_capacity=consumed,
+        share_id=share_id,
+        binding_conditions=list(candidate.device.binding_conditions) if bindings else [],
+        binding_failure_conditions=(
+            list(candidate.device.binding_failure_conditions) if bindings else []
+        ),
+    )
 
 
 def _tolerated(taint: DeviceTaint, tolerations: Sequence[DeviceToleration]) -> bool:
@@ -644,14 +799,37 @@ def _newest_pools(
     return newest
 
 
-def allocated_devices(claims: Sequence[ResourceClaim]) -> set[DeviceID]:
-    """The devices the claims' allocations use (admin-access results do not use them up)."""
+def _has_binding_conditions(pool_slices: Sequence[ResourceSlice]) -> bool:
+    return any(d.binding_conditions for s in pool_slices for d in s.spec.devices)
+
+
+def _pool_problem(pool_slices: Sequence[ResourceSlice]) -> str:
+    """Why a pool's newest generation cannot tell "all" its devices: "being updated" when
+    not all of its `resourceSliceCount` slices are there, "invalid" when a device name
+    appears twice; "" when neither."""
+    if len(pool_slices) != pool_slices[0].spec.pool.resource_slice_count:
+        return "being updated"
+    names: set[str] = set()
+    for resource_slice in pool_slices:
+        for device in resource_slice.spec.devices:
+            if device.name in names:
+                return "invalid"
+            names.add(device.name)
+    return ""
+
+
+def allocated_devices(
+    claims: Sequence[ResourceClaim], *, consumable_capacity: bool = False
+) -> set[DeviceID]:
+    """The devices the claims' allocations use (admin-access results do not use them up;
+    with DRAConsumableCapacity, neither do shares of a shared device, with a `shareID`)."""
     used: set[DeviceID] = set()
     for claim in claims:
         allocation = claim.status.allocation
         if allocation is None:
             continue
         for result in allocation.devices.results:
-            if not result.admin_access:
-                used.add(DeviceID(result.driver, result.pool, result.device))
+            if result.admin_access or (consumable_capacity and result.share_id is not None):
+                continue
+            used.add(DeviceID(result.driver, result.pool, result.device))
     return used

@@ -14,9 +14,11 @@ DEFAULT_BINDING_TIMEOUT = timedelta(seconds=600)
 class DynamicResourcesArgs:
     """The plugin's pluginConfig args (upstream's `DynamicResourcesArgs`, v1 defaults).
 
-    `filterTimeout` bounds the allocator's work per node upstream (DRASchedulerFilterTimeout);
-    here the allocator is not interrupted, and the value is only checked. `bindingTimeout`
-    belongs to device binding conditions (an alpha gate, not implemented).
+    `filterTimeout` bounds the allocator's search per node (DRASchedulerFilterTimeout, on by
+    default; 0 means no limit): past it, the node is rejected with `timed out trying to
+    allocate devices`. `bindingTimeout` is how long upstream's PreBind waits for
+    device binding conditions; the in-memory cluster has no driver to wait for, so it is
+    only checked.
     """
 
     filter_timeout: timedelta | None = DEFAULT_FILTER_TIMEOUT

@@ -34,6 +34,7 @@ from kubesched.framework import (
 )
 from kubesched_dynamicresources.allocator import (
     AllocationError,
+    AllocationTimeout,
     Allocator,
     DeviceID,
     Features,
@@ -42,6 +43,13 @@ from kubesched_dynamicresources.allocator import (
     allocated_devices,
 )
 from kubesched_dynamicresources.args import DynamicResourcesArgs
+from kubesched_dynamicresources.binding import (
+    DEVICE_BINDING_TIMEOUT,
+    BindingFailed,
+    has_binding_conditions,
+    ready_for_binding,
+)
+from kubesched_dynamicresources.capacity import capacity_in_use
 from kubesched_dynamicresources.cel import SelectorEvaluator
 from kubesched_dynamicresources.claims import (
     ClaimError,
@@ -64,14 +72,20 @@ GATE_PARTITIONABLE_DEVICES = "DRAPartitionableDevices"
 GATE_DEVICE_TAINTS = "DRADeviceTaints"
 GATE_CONSUMABLE_CAPACITY = "DRAConsumableCapacity"
 GATE_EXTENDED_RESOURCE = "DRAExtendedResource"
+GATE_FILTER_TIMEOUT = "DRASchedulerFilterTimeout"
+GATE_BINDING_CONDITIONS = "DRADeviceBindingConditions"
+GATE_DEVICE_STATUS = "DRAResourceClaimDeviceStatus"
+REASON_TIMED_OUT = "timed out trying to allocate devices"
 GATE_SCHEDULING_QUEUE_HINTS = "SchedulerQueueingHints"
 IMPLEMENTED_GATES: Mapping[str, bool] = {
     GATE_ADMIN_ACCESS: True,
     GATE_PRIORITIZED_LIST: True,
     GATE_PARTITIONABLE_DEVICES: True,
     GATE_DEVICE_TAINTS: True,
-    GATE_CONSUMABLE_CAPACITY: False,
+    GATE_CONSUMABLE_CAPACITY: True,
     GATE_EXTENDED_RESOURCE: False,
+    GATE_FILTER_TIMEOUT: True,
+    GATE_BINDING_CONDITIONS: True,
 }
 """The DRA feature gates, and whether turning each on changes what this plugin does."""
 
@@ -120,7 +134,19 @@ class DynamicResources:
             prioritized_list=gates.enabled(GATE_PRIORITIZED_LIST) if gates else True,
             partitionable_devices=gates.enabled(GATE_PARTITIONABLE_DEVICES) if gates else False,
             device_taints=gates.enabled(GATE_DEVICE_TAINTS) if gates else False,
+            consumable_capacity=gates.enabled(GATE_CONSUMABLE_CAPACITY) if gates else False,
+            binding_conditions=(
+                gates.enabled(GATE_BINDING_CONDITIONS) and gates.enabled(GATE_DEVICE_STATUS)
+                if gates
+                else False
+            ),
         )
+        timeout = self.args.filter_timeout
+        use_timeout = gates.enabled(GATE_FILTER_TIMEOUT) if gates else True
+        self.filter_timeout: float | None = (
+            timeout.total_seconds() if use_timeout and timeout else None
+        )
+        """Seconds the allocator may search per node in Filter (None: no limit)."""
 
     # -- the cluster ---------------------------------------------------------------------
 
@@ -242,14 +268,16 @@ class DynamicResources:
             all_claims = [*reader.resource_claims(), *self._in_flight.values()]
             classes = {c.metadata.name: c for c in reader.device_classes()}
             try:
+                shares = self.features.consumable_capacity
                 data.allocator = Allocator(
                     self.features,
                     to_allocate,
-                    allocated_devices(all_claims),
+                    allocated_devices(all_claims, consumable_capacity=shares),
                     classes,
                     reader.resource_slices(),
                     self._evaluator,
                     slice_cache=self._slices,
+                    capacity_in_use=capacity_in_use(all_claims) if shares else None,
                 )
             except AllocationError as err:
                 return Status.error(str(err))
@@ -291,14 +319,17 @@ class DynamicResources:
         unavailable = [
             i
             for i, selector in enumerate(data.available_on)
-            if selector is not None and not node_matches(selector, node)
+            if (selector is not None and not node_matches(selector, node))
+            or (self.features.binding_conditions and binding_failed(data.claims[i]))
         ]
         plan: Plan | None = None
         if data.allocator is not None:
             try:
-                plan = data.allocator.find(node)
+                plan = data.allocator.find(node, self.filter_timeout)
             except AllocationError as err:
                 return Status.error(str(err))
+            except AllocationTimeout:
+                return _unschedulable(REASON_TIMED_OUT)
             if plan is None:
                 return _unschedulable(REASON_CANNOT_ALLOCATE)
         if unavailable:
@@ -415,6 +446,8 @@ class DynamicResources:
         finally:
             for claim in data.claims:
                 self._in_flight.pop(claim.metadata.uid, None)
+        if self.features.binding_conditions:
+            return _wait_for_binding_conditions(data.claims)
         return None
 
     def _bind_claim(
@@ -444,6 +477,28 @@ class DynamicResources:
 
 class _BindError(Exception):
     """PreBind could not write a claim."""
+
+
+def _wait_for_binding_conditions(claims: Sequence[ResourceClaim]) -> Status | None:
+    """Upstream's PreBind waits (up to bindingTimeout) for the devices' binding conditions.
+    Nothing changes a claim while PreBind runs here, so it looks once: ready, failed (the
+    driver's reason), or not ready, which ends as upstream's wait does when it times out."""
+    if not any(has_binding_conditions(c) for c in claims):
+        return None
+    try:
+        ready = all(ready_for_binding(c) for c in claims)
+    except BindingFailed as err:
+        return Status.error(str(err))
+    return None if ready else Status.error(DEVICE_BINDING_TIMEOUT)
+
+
+def binding_failed(claim: ResourceClaim) -> bool:
+    """Whether a binding failure condition of the allocated claim's devices is True."""
+    try:
+        ready_for_binding(claim)
+    except BindingFailed:
+        return True
+    return False
 
 
 def _class_status(reader: ResourceReader, class_name: str, request_name: str) -> Status | None:

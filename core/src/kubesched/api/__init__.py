@@ -348,6 +348,12 @@ from kubesched.api._resource import (
     ResourceSliceSpec,
     default_resource_claim_spec,
 )
+from kubesched.api._resource_parts import (
+    AllocatedDeviceStatus,
+    CapacityRequestPolicy,
+    CapacityRequestPolicyRange,
+    Condition,
+)
 
 __all__ += [
     "ALLOCATION_MODE_ALL",
@@ -356,9 +362,13 @@ __all__ += [
     "RESOURCE_API_VERSION",
     "RESOURCE_CLAIM_FINALIZER",
     "RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE",
+    "AllocatedDeviceStatus",
     "AllocationResult",
     "CELDeviceSelector",
+    "CapacityRequestPolicy",
+    "CapacityRequestPolicyRange",
     "CapacityRequirements",
+    "Condition",
     "CounterSet",
     "Device",
     "DeviceAllocationConfiguration",

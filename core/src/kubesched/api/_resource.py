@@ -16,6 +16,10 @@ from attrs import evolve, field, frozen
 
 from kubesched.api._meta import ObjectMeta
 from kubesched.api._pod import NodeSelector
+from kubesched.api._resource_parts import (
+    AllocatedDeviceStatus,
+    CapacityRequestPolicy,
+)
 from kubesched.api._time import Time, as_time
 
 RESOURCE_API_VERSION = "resource.k8s.io/v1"
@@ -180,6 +184,8 @@ class DeviceRequestAllocationResult:
     tolerations: list[DeviceToleration] = field(factory=list)
     consumed_capacity: dict[str, str] = field(factory=dict)
     share_id: str | None = None
+    binding_conditions: list[str] = field(factory=list)
+    binding_failure_conditions: list[str] = field(factory=list)
 
 
 @frozen
@@ -220,10 +226,12 @@ class ResourceClaimConsumerReference:
 
 @frozen
 class ResourceClaimStatus:
-    """The allocation, and the consumers the claim is reserved for."""
+    """The allocation, the consumers the claim is reserved for, and the drivers' device
+    statuses."""
 
     allocation: AllocationResult | None = None
     reserved_for: list[ResourceClaimConsumerReference] = field(factory=list)
+    devices: list[AllocatedDeviceStatus] = field(factory=list)
 
 
 @frozen
@@ -278,9 +286,10 @@ class DeviceAttribute:
 
 @frozen
 class DeviceCapacity:
-    """A capacity: a quantity, kept as its text."""
+    """A capacity: a quantity, kept as its text, and how it may be requested."""
 
     value: str = "0"
+    request_policy: CapacityRequestPolicy | None = None
 
 
 @frozen
@@ -313,6 +322,9 @@ class Device:
     all_nodes: bool | None = None
     taints: list[DeviceTaint] = field(factory=list)
     allow_multiple_allocations: bool | None = None
+    binding_conditions: list[str] = field(factory=list)
+    binding_failure_conditions: list[str] = field(factory=list)
+    binds_to_node: bool | None = None
 
 
 @frozen

@@ -20,6 +20,8 @@ from kubesched.api._resource import (
     ALLOCATION_MODE_EXACT_COUNT,
     ALLOCATION_MODES,
     ALLOCATION_RESULTS_MAX_SIZE,
+    CapacityRequirements,
+    DeviceCapacity,
     DeviceClaim,
     DeviceClass,
     DeviceSelector,
@@ -105,6 +107,7 @@ def _requests(path: str, claim: DeviceClaim) -> Iterator[FieldError]:
                 yield from _subdomain(f"{where}.exactly.deviceClassName", exact.device_class_name)
             yield from _selectors(f"{where}.exactly.selectors", exact.selectors)
             yield from _mode_and_count(f"{where}.exactly", exact.allocation_mode, exact.count)
+            yield from _capacity_requests(f"{where}.exactly.capacity", exact.capacity)
         if len(alternatives) > FIRST_AVAILABLE_MAX_SIZE:
             yield invalid(
                 f"{where}.firstAvailable",
@@ -128,6 +131,7 @@ def _requests(path: str, claim: DeviceClaim) -> Iterator[FieldError]:
                 yield from _subdomain(f"{at}.deviceClassName", sub.device_class_name)
             yield from _selectors(f"{at}.selectors", sub.selectors)
             yield from _mode_and_count(at, sub.allocation_mode, sub.count)
+            yield from _capacity_requests(f"{at}.capacity", sub.capacity)
     yield from _references(path, claim, names)
 
 
@@ -181,6 +185,73 @@ def _quantity(path: str, text: str) -> Iterator[FieldError]:
         yield invalid(path, text, err.message)
 
 
+def _milli(text: str | None) -> int | None:
+    """The quantity in thousandths, or None when absent or malformed (reported elsewhere)."""
+    if text is None:
+        return None
+    try:
+        return parse_quantity(text, milli=True)
+    except InputError:
+        return None
+
+
+def _capacity_requests(path: str, capacity: CapacityRequirements | None) -> Iterator[FieldError]:
+    if capacity is None:
+        return
+    for name, amount in capacity.requests.items():
+        yield from _quantity(f"{path}.requests[{name}]", amount)
+
+
+def _request_policy(path: str, capacity: DeviceCapacity) -> Iterator[FieldError]:
+    """A shared capacity's requestPolicy: well-formed amounts, at most one of validValues
+    and validRange, values ascending, a range with its minimum, a default the policy
+    allows."""
+    policy = capacity.request_policy
+    if policy is None:
+        return
+    amounts = [("default", policy.default)]
+    amounts += [(f"validValues[{i}]", v) for i, v in enumerate(policy.valid_values)]
+    bounds = policy.valid_range
+    if bounds is not None:
+        amounts += [("validRange.min", bounds.min), ("validRange.max", bounds.max)]
+        amounts += [("validRange.step", bounds.step)]
+    for where, text in amounts:
+        if text is not None:
+            yield from _quantity(f"{path}.{where}", text)
+    if policy.valid_values and bounds is not None:
+        yield invalid(path, "{...}", "exactly one of `validValues` or `validRange` may be set")
+    values = [_milli(v) for v in policy.valid_values]
+    for i in range(1, len(values)):
+        before, this = values[i - 1], values[i]
+        if before is not None and this is not None and this <= before:
+            yield invalid(
+                f"{path}.validValues[{i}]", policy.valid_values[i], "must be sorted ascending"
+            )
+    default = _milli(policy.default)
+    if bounds is not None:
+        low, high, step = _milli(bounds.min), _milli(bounds.max), _milli(bounds.step)
+        if bounds.min is None:
+            yield required(f"{path}.validRange.min")
+        if low is not None and high is not None and high < low:
+            yield invalid(
+                f"{path}.validRange.max", bounds.max, "must be greater than or equal to min"
+            )
+        if step is not None and step <= 0:
+            yield invalid(f"{path}.validRange.step", bounds.step, "must be greater than zero")
+        if (
+            default is not None
+            and low is not None
+            and (
+                default < low
+                or (high is not None and default > high)
+                or (step and (default - low) % step)
+            )
+        ):
+            yield invalid(f"{path}.default", policy.default, "must be within the valid range")
+    elif policy.valid_values and default is not None and default not in values:
+        yield invalid(f"{path}.default", policy.default, "must be one of the valid values")
+
+
 def resource_slice_errors(resource_slice: ResourceSlice) -> Iterator[FieldError]:
     """Why an API server would refuse this ResourceSlice."""
     yield from _object_name(resource_slice)
@@ -229,6 +300,7 @@ def resource_slice_errors(resource_slice: ResourceSlice) -> Iterator[FieldError]
                 yield required(f"{where}.attributes[{key}]", "exactly one value must be specified")
         for key, capacity in device.capacity.items():
             yield from _quantity(f"{where}.capacity[{key}].value", capacity.value)
+            yield from _request_policy(f"{where}.capacity[{key}].requestPolicy", capacity)
 
 
 def pod_resource_claim_errors(claims: Sequence[PodResourceClaim]) -> Iterator[FieldError]:

@@ -22,6 +22,14 @@ BEHAVIOUR: Mapping[str, str] = MappingProxyType(
         "keep devices from claims; off: taints ignored",
         "DRAPartitionableDevices": "DynamicResources: devices' consumesCounters are limited "
         "by their pool's sharedCounters; off: ignored",
+        "DRAConsumableCapacity": "DynamicResources: devices with allowMultipleAllocations are "
+        "shared, each request taking a share of their capacity; distinctAttribute constraints; "
+        "off: capacity requests are an error, devices are not shared",
+        "DRADeviceBindingConditions": "DynamicResources: devices with bindingConditions may be "
+        "allocated (their pools last) and PreBind needs the conditions True; off: such devices "
+        "are not allocated",
+        "DRASchedulerFilterTimeout": "DynamicResources: filterTimeout bounds the allocator's "
+        "search per node; off: no limit",
     }
 )
 """Gate name -> what it changes in kubesched; every other gate is accepted with no effect."""
