@@ -301,7 +301,10 @@ def _load(
     in_directory = source != STDIN and Path(source).is_dir()
     for file, text in sources(source):
         if tracker is not None:
-            tracker.start_file(len(text.encode("utf-8", "surrogatepass")))
+            size = (
+                len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+            )
+            tracker.start_file(size)
         for index, document in documents(file, text):
             place = _Place(file, index)
             if in_directory and not _looks_like_an_object(document):

@@ -11,6 +11,7 @@ same limit.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -68,6 +69,24 @@ def _decode(data: bytes) -> str:
 def read_file(path: str | Path, limit: int | None = None) -> str:
     """A regular file's UTF-8 text, refused before reading when it is not a regular file or
     is larger than `limit` (default: `max_input_bytes()`)."""
+    return _decode(_read_bytes(path, limit))
+
+
+_JSON_OBJECT = re.compile(rb"[ \t\n\r\f\v]*\{")
+
+
+def read_text_or_json(path: str | Path) -> str | bytes:
+    """`read_file`'s text, but the bytes themselves when they are ASCII (so UTF-8 text
+    alike) and open with `{`: a JSON reader reads them as they are, and memory never
+    holds the file twice (its bytes and their text)."""
+    data = _read_bytes(path, None)
+    if data.isascii() and _JSON_OBJECT.match(data):
+        return data
+    return _decode(data)
+
+
+def _read_bytes(path: str | Path, limit: int | None) -> bytes:
+    """A regular file's bytes, refused as `read_file` says."""
     limit = max_input_bytes() if limit is None else limit
     try:
         with open(path, "rb", opener=_nonblocking) as handle:
@@ -82,7 +101,7 @@ def read_file(path: str | Path, limit: int | None = None) -> str:
         raise ReadError(exc.strerror or str(exc)) from None
     if len(data) > limit:
         raise ReadError(size_message(None, limit))
-    return _decode(data)
+    return data
 
 
 def _nonblocking(path: str, flags: int) -> int:
