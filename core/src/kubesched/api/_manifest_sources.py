@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kubesched.api._json_list import json_list_document
+from kubesched.api._json_stream import StreamedFile, stream_json_list
 from kubesched.api._list_items import list_document
 from kubesched.api._reading import ReadError, read_stdin, read_text_or_json
 from kubesched.api._text import TextError, parse_json, parse_yaml
@@ -38,9 +39,10 @@ def _directory_files(path: Path) -> list[Path]:
     return sorted(p for p in found if p.is_file())
 
 
-def sources(source: str | Path) -> Iterator[tuple[str, str | bytes]]:
+def sources(source: str | Path) -> Iterator[tuple[str, str | bytes | StreamedFile]]:
     """(name, text) of every manifest file the source stands for; a file's text is its
-    bytes when they are ASCII JSON (`read_text_or_json`), which `documents` reads alike."""
+    bytes when they are ASCII JSON (`read_text_or_json`), which `documents` reads alike,
+    and a `*.json` List laid out on lines is streamed from the disk (`StreamedFile`)."""
     if source == STDIN:
         try:
             yield "<stdin>", read_stdin()
@@ -56,12 +58,13 @@ def sources(source: str | Path) -> Iterator[tuple[str, str | bytes]]:
         raise InputError("no such file or directory", file=str(source))
     for file in files:
         try:
-            yield str(file), read_text_or_json(file)
+            streamed = stream_json_list(str(file), file) if file.suffix == ".json" else None
+            yield str(file), streamed or read_text_or_json(file)
         except ReadError as exc:
             raise InputError(f"cannot read: {exc.message}", file=str(file)) from None
 
 
-def documents(name: str, text: str | bytes) -> Iterator[tuple[int, Any]]:
+def documents(name: str, text: str | bytes | StreamedFile) -> Iterator[tuple[int, Any]]:
     """(index, parsed document) for every non-empty document in a file.
 
     `*.json` files are JSON; other text that opens with `{` is tried as JSON
@@ -72,6 +75,9 @@ def documents(name: str, text: str | bytes) -> Iterator[tuple[int, Any]]:
     (`LazyItems`). ASCII bytes (see `sources`) are read as that List without a text
     copy of them; anything else in them is read as the text they spell.
     """
+    if isinstance(text, StreamedFile):
+        yield 0, text.document
+        return
     if isinstance(text, bytes):
         try:
             listed = json_list_document(name, text)

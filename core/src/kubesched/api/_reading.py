@@ -15,6 +15,7 @@ import re
 import stat
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 MAX_INPUT_VARIABLE = "KUBESCHED_MAX_INPUT_BYTES"
 """The environment variable that sets the largest input kubesched reads, in bytes."""
@@ -85,20 +86,37 @@ def read_text_or_json(path: str | Path) -> str | bytes:
     return _decode(data)
 
 
+def open_regular(path: str | Path, limit: int | None = None) -> BinaryIO:
+    """A regular file opened for reading its bytes, refused as `read_file` says."""
+    limit = max_input_bytes() if limit is None else limit
+    try:
+        handle = open(path, "rb", opener=_nonblocking)  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise ReadError(exc.strerror or str(exc)) from None
+    try:
+        info = os.fstat(handle.fileno())
+        for test, what in _KINDS:
+            if test(info.st_mode):
+                raise ReadError(f"not a regular file: it is {what}")
+        if info.st_size > limit:
+            raise ReadError(size_message(info.st_size, limit))
+    except OSError as exc:
+        handle.close()
+        raise ReadError(exc.strerror or str(exc)) from None
+    except BaseException:
+        handle.close()
+        raise
+    return handle
+
+
 def _read_bytes(path: str | Path, limit: int | None) -> bytes:
     """A regular file's bytes, refused as `read_file` says."""
     limit = max_input_bytes() if limit is None else limit
-    try:
-        with open(path, "rb", opener=_nonblocking) as handle:
-            info = os.fstat(handle.fileno())
-            for test, what in _KINDS:
-                if test(info.st_mode):
-                    raise ReadError(f"not a regular file: it is {what}")
-            if info.st_size > limit:
-                raise ReadError(size_message(info.st_size, limit))
+    with open_regular(path, limit) as handle:
+        try:
             data = handle.read(limit + 1)
-    except OSError as exc:
-        raise ReadError(exc.strerror or str(exc)) from None
+        except OSError as exc:
+            raise ReadError(exc.strerror or str(exc)) from None
     if len(data) > limit:
         raise ReadError(size_message(None, limit))
     return data
