@@ -205,7 +205,7 @@ def object_factory(
 def _holds_null(value: dict[Any, Any]) -> bool:
     """Whether a JSON object has a `null` value (JSON data compares unequal to None unless
     it is None, so the membership test is exact)."""
-    return any(v is None for v in value.values()) if None in value.values() else False
+    return None in value.values()
 
 
 def _is_optional(kind: Any) -> bool:

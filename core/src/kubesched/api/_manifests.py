@@ -360,9 +360,9 @@ def _load(
                     finished += 1
                     continue
                 uid = obj.metadata.uid or default_uid(kind, namespace, name)
-                found[kind].append(
-                    evolve(obj, metadata=evolve(obj.metadata, namespace=namespace, uid=uid))
-                )
+                if (obj.metadata.namespace, obj.metadata.uid) != (namespace, uid):
+                    obj = evolve(obj, metadata=evolve(obj.metadata, namespace=namespace, uid=uid))
+                found[kind].append(obj)
                 if isinstance(obj, Pod) and obj.spec.node_name:
                     bound.append((label, obj.spec.node_name, place))
     warnings += _skipped_warnings(skipped)
