@@ -15,7 +15,7 @@ import kubesched.api._json_list as json_list
 import kubesched.api._list_items as list_items
 import kubesched.api._text as text_module
 from kubesched.api._list_items import LazyItems, list_document
-from kubesched.api._manifest_sources import documents
+from kubesched.api._manifest_sources import documents, sources
 from kubesched.api._manifests import load_manifests
 from kubesched.errors import InputError
 
@@ -212,7 +212,7 @@ def _json_list(items: list[str], own: str = '"apiVersion": "v1", "kind": "List",
     return "{" + own + '"items": [' + ", ".join(items) + "]}"
 
 
-def _json_read(text: str) -> Any:
+def _json_read(text: str | bytes) -> Any:
     try:
         read = documents("dump.json", text)
         return [(i, {**d, "items": d["items"] and list(d["items"])}) for i, d in read]
@@ -276,3 +276,52 @@ def test_the_quick_depth_check_never_passes_what_the_bound_refuses(
     if list_items._shallow(text):
         assert text_module.depth_allows(text)
     assert list_items._shallow("- " * 60 + "x\n") is False
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _json_list(['{"kind": "Pod", "metadata": {"name": "a"}}', '{"kind": "Node"}']),
+        _json_list(['{"a": 1, "a": 2}', '{"b": 1}']),
+        _json_list(['{"a": 1}', '{"b": {"c": 1, "c": 1}}']),
+        _json_list(['{"a": 1}'], own='"kind": "List", "kind": "List", '),
+        _json_list(['{"a" : 1}', '{"s": "\\":x"}']),
+        _json_list(['{"a": [1, 2,]}']),
+        _json_list([], own='"kind": "List", "extra": 1, '),
+        '{"kind": "PodList", "items": null}',
+        _json_list(['{"a": ' + "[" * 200 + "]" * 200 + "}"]),  # too deep
+    ],
+)
+def test_json_bytes_read_as_their_text_reads(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ASCII JSON file comes as bytes (no text copy of it): read, or refused, alike."""
+    assert repr(_json_read(text.encode())) == repr(_json_exact(text, monkeypatch))
+
+
+def test_ascii_json_files_come_as_bytes_and_others_as_text(tmp_path: Path) -> None:
+    plain = tmp_path / "a.json"
+    plain.write_text(' \n{"kind": "List", "items": []}')
+    accented = tmp_path / "b.json"
+    accented.write_text('{"kind": "List", "items": [], "metadata": {"x": "é"}}')
+    yaml_file = tmp_path / "c.yaml"
+    yaml_file.write_text("kind: List\nitems: []\n")
+    read = dict(sources(tmp_path))
+    assert read[str(plain)] == plain.read_bytes()
+    assert read[str(accented)] == accented.read_text()
+    assert read[str(yaml_file)] == yaml_file.read_text()
+
+
+def test_a_json_dump_loads_the_same_objects_from_bytes_or_text(tmp_path: Path) -> None:
+    pod = (
+        '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p%d", "namespace": "ns",'
+        ' "managedFields": [{"manager": "k", "fieldsV1": {"k:{\\"type\\":\\"Ready\\"}": {}}}],'
+        ' "annotations": {"note": "%s"}}, "spec": {"containers": [{"name": "c", "image": "i",'
+        ' "resources": {"requests": {"cpu": "250m"}}}]}}'
+    )
+    ascii_path = tmp_path / "a.json"
+    ascii_path.write_text(_json_list([pod % (i, "plain") for i in range(3)]))
+    text_path = tmp_path / "b.json"
+    text_path.write_text(_json_list([pod % (i, "plain") for i in range(2)] + [pod % (2, "é")]))
+    from_bytes, from_text = load_manifests(ascii_path), load_manifests(text_path)
+    assert [p.metadata.name for p in from_bytes.pods] == ["p0", "p1", "p2"]
+    assert from_bytes.pods[:2] == from_text.pods[:2]
+    assert from_text.pods[2].metadata.annotations == {"note": "é"}

@@ -13,7 +13,8 @@ is shown in a path and how problems are reported stay with each converter.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, get_args, get_origin
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -75,15 +76,26 @@ class JsonNames:
 def strict_scalar(
     expected: str, kinds: tuple[type, ...], describe: Describe, convert: Callable[[Any], Any]
 ) -> StructureHook:
-    """A hook taking only values of `kinds` (a boolean is never a number)."""
+    """A hook taking only values of `kinds` (a boolean is never a number). A value of
+    exactly the first kind, as JSON readers give it, is taken as it is when `convert` is
+    `_same`, without a call."""
     takes_bool = bool in kinds
+    exact = kinds[0]
 
     def check(value: Any, _: Any) -> Any:
         if not isinstance(value, kinds) or (isinstance(value, bool) and not takes_bool):
             raise WrongType(expected, value, describe)
         return convert(value)
 
-    return check
+    if convert is not _same:
+        return check
+
+    def check_exact(value: Any, target: Any) -> Any:
+        if type(value) is exact:
+            return value
+        return check(value, target)
+
+    return check_exact
 
 
 def register_strict_scalars(converter: cattrs.Converter, describe: Describe) -> None:
@@ -130,8 +142,10 @@ def register_times(converter: cattrs.Converter, describe: Describe) -> None:
 
 
 def _checked(inner: StructureHook, test: type, expected: str, describe: Describe) -> StructureHook:
+    exact = list if test is list else dict  # what JSON readers give, checked first (quicker)
+
     def structure(value: Any, target: Any) -> Any:
-        if not isinstance(value, test):
+        if type(value) is not exact and not isinstance(value, test):
             raise WrongType(expected, value, describe)
         return inner(value, target)
 
@@ -177,9 +191,44 @@ def object_factory(
         )
 
         def structure(value: Any, target: Any) -> Any:
-            if not isinstance(value, Mapping):
+            if type(value) is not dict and not isinstance(value, Mapping):
                 raise WrongType("an object", value, describe)
+            if type(value) is dict and not _holds_null(value):
+                return inner(value, target)  # nothing to drop: no copy
             return inner({k: v for k, v in value.items() if v is not None}, target)
+
+        return structure
+
+    return factory
+
+
+def _holds_null(value: dict[Any, Any]) -> bool:
+    """Whether a JSON object has a `null` value (JSON data compares unequal to None unless
+    it is None, so the membership test is exact)."""
+    return None in value.values()
+
+
+def _is_optional(kind: Any) -> bool:
+    """`X | None` (or `Optional[X]`), one type besides None."""
+    args = get_args(kind)
+    return len(args) == 2 and type(None) in args and get_origin(kind) in (Union, UnionType)
+
+
+def _optional_factory(converter: cattrs.Converter) -> Callable[[Any], StructureHook]:
+    """`X | None`: None, else X's hook, looked up once (cattrs' own looks it up on every
+    value); looked up on first use, so that a class may refer to itself."""
+
+    def factory(kind: Any) -> StructureHook:
+        first, second = get_args(kind)
+        other = second if first is type(None) else first
+        found: list[StructureHook] = []
+
+        def structure(value: Any, _: Any) -> Any:
+            if value is None:
+                return None
+            if not found:
+                found.append(converter.get_structure_hook(other))
+            return found[0](value, other)
 
         return structure
 
@@ -209,11 +258,15 @@ def strict_json_converter(
     list_expected: str,
     forbid_extra: bool,
     omit_defaults: bool,
+    detailed: bool = True,
 ) -> cattrs.Converter:
     """A converter with the strict scalars, lists (types `lists` accepts), maps (`maps`)
-    and attrs objects above; register more specific hooks on it afterwards."""
-    converter = cattrs.Converter(detailed_validation=True, forbid_extra_keys=forbid_extra)
+    and attrs objects above; register more specific hooks on it afterwards. `detailed`
+    converters collect every problem with its path (`leaf_problems`); the others take the
+    same values to the same objects, faster, and raise whatever the first problem raised."""
+    converter = cattrs.Converter(detailed_validation=detailed, forbid_extra_keys=forbid_extra)
     register_strict_scalars(converter, describe)
+    converter.register_structure_hook_factory(_is_optional, _optional_factory(converter))
     converter.register_structure_hook_factory(
         attrs.has, object_factory(converter, names, describe, forbid_extra=forbid_extra)
     )

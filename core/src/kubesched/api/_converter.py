@@ -119,7 +119,7 @@ def _is_dict(tp: Any) -> bool:
     return get_origin(tp) is dict
 
 
-def _build() -> Converter:
+def _build(*, detailed: bool = True) -> Converter:
     converter = strict_json_converter(
         _NAMES,
         _describe,
@@ -128,6 +128,7 @@ def _build() -> Converter:
         list_expected="a list",
         forbid_extra=False,
         omit_defaults=True,
+        detailed=detailed,
     )
     register_times(converter, _describe)
     converter.register_structure_hook_func(_is_resource_list, _structure_resource_list)
@@ -138,6 +139,10 @@ def _build() -> Converter:
 
 CONVERTER = _build()
 """The converter itself, for callers that need cattrs directly (e.g. plugin args)."""
+FAST_CONVERTER = _build(detailed=False)
+"""The same hooks without cattrs' detailed validation: the same objects from the same
+data, several times faster, but its errors carry no path. `structure` tries it first and
+asks `CONVERTER` only when it raises, so every problem is still reported by one path."""
 
 
 def _item(path: str, key: int | str) -> str:
@@ -161,6 +166,10 @@ def structure(data: Mapping[str, Any], cls: type[T]) -> T:
 
     Raises `InputError` (`QuantityError` for a bad quantity) for the first problem.
     """
+    try:
+        return FAST_CONVERTER.structure(data, cls)
+    except Exception:  # the exact converter says what is wrong, and where
+        pass
     try:
         return CONVERTER.structure(data, cls)
     except Exception as exc:  # every failure, whatever cattrs raised, becomes one InputError

@@ -37,10 +37,11 @@ if msgspec is not None:
         items: list[msgspec.Raw] | msgspec.UnsetType = msgspec.UNSET
 
 
-def json_list_document(name: str, text: str) -> dict[str, Any] | None:
-    """The List `text` holds, its items read one by one as they are iterated over; None
-    when it is no List of items with only the usual keys of its own."""
-    if msgspec is None or not text.lstrip().startswith("{"):
+def json_list_document(name: str, text: str | bytes) -> dict[str, Any] | None:
+    """The List `text` holds (UTF-8 bytes or text), its items read one by one as they are
+    iterated over; None when it is no List of items with only the usual keys of its own."""
+    opening = b"{" if isinstance(text, bytes) else "{"
+    if msgspec is None or not text.lstrip().startswith(opening):  # type: ignore[arg-type]
         return None
     check_json_depth(text)
     try:
@@ -66,7 +67,7 @@ class _JsonItems(LazyItems):
     """A JSON List's items, each decoded when iterated over; `keys` is how many keys the
     text gives them in all."""
 
-    def __init__(self, items: list[Any], text: str, name: str, keys: int) -> None:
+    def __init__(self, items: list[Any], text: str | bytes, name: str, keys: int) -> None:
         self._raw = items
         self._text = text
         self._name = name
@@ -86,10 +87,14 @@ class _JsonItems(LazyItems):
             decoded += key_count(msgspec.json.encode(value))
             yield value
         if decoded != self._keys:  # a key given twice (or text the count misread)
-            parse_json(self._text)  # raises TextError naming the key, if one repeats
+            parse_json(_as_text(self._text))  # raises TextError naming the key, if one repeats
 
 
-def _exact_rest(text: str, index: int) -> Iterator[Any]:
+def _as_text(text: str | bytes) -> str:
+    return text.decode("utf-8") if isinstance(text, bytes) else text
+
+
+def _exact_rest(text: str | bytes, index: int) -> Iterator[Any]:
     """Items `index` on, from the standard library's reader of the whole text."""
-    document = parse_json(text)
+    document = parse_json(_as_text(text))
     yield from document["items"][index:]

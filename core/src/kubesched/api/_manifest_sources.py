@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from kubesched.api._json_list import json_list_document
+from kubesched.api._json_stream import StreamedFile, stream_json_list
 from kubesched.api._list_items import list_document
-from kubesched.api._reading import ReadError, read_file, read_stdin
+from kubesched.api._reading import ReadError, read_stdin, read_text_or_json
 from kubesched.api._text import TextError, parse_json, parse_yaml
 from kubesched.errors import InputError
 
@@ -38,8 +39,10 @@ def _directory_files(path: Path) -> list[Path]:
     return sorted(p for p in found if p.is_file())
 
 
-def sources(source: str | Path) -> Iterator[tuple[str, str]]:
-    """(name, text) of every manifest file the source stands for."""
+def sources(source: str | Path) -> Iterator[tuple[str, str | bytes | StreamedFile]]:
+    """(name, text) of every manifest file the source stands for; a file's text is its
+    bytes when they are ASCII JSON (`read_text_or_json`), which `documents` reads alike,
+    and a `*.json` List laid out on lines is streamed from the disk (`StreamedFile`)."""
     if source == STDIN:
         try:
             yield "<stdin>", read_stdin()
@@ -55,12 +58,13 @@ def sources(source: str | Path) -> Iterator[tuple[str, str]]:
         raise InputError("no such file or directory", file=str(source))
     for file in files:
         try:
-            yield str(file), read_file(file)
+            streamed = stream_json_list(str(file), file) if file.suffix == ".json" else None
+            yield str(file), streamed or read_text_or_json(file)
         except ReadError as exc:
             raise InputError(f"cannot read: {exc.message}", file=str(file)) from None
 
 
-def documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
+def documents(name: str, text: str | bytes | StreamedFile) -> Iterator[tuple[int, Any]]:
     """(index, parsed document) for every non-empty document in a file.
 
     `*.json` files are JSON; other text that opens with `{` is tried as JSON
@@ -68,8 +72,21 @@ def documents(name: str, text: str) -> Iterator[tuple[int, Any]]:
     YAML when it is not JSON. A duplicate field is an error, as upstream's
     strict decoding says. A JSON List, or a YAML List laid out as kubectl prints
     it, comes as one document whose items are read as they are iterated over
-    (`LazyItems`).
+    (`LazyItems`). ASCII bytes (see `sources`) are read as that List without a text
+    copy of them; anything else in them is read as the text they spell.
     """
+    if isinstance(text, StreamedFile):
+        yield 0, text.document
+        return
+    if isinstance(text, bytes):
+        try:
+            listed = json_list_document(name, text)
+        except TextError:
+            listed = None  # the text's reading below says what is wrong
+        if listed is not None:
+            yield 0, listed
+            return
+        text = text.decode("utf-8")
     try:
         if name.endswith(".json") or text.lstrip().startswith("{"):
             try:

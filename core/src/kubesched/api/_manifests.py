@@ -27,6 +27,7 @@ from attrs import evolve, field, frozen
 from kubesched.api._converter import structure
 from kubesched.api._defaults import default_node, default_pod
 from kubesched.api._heap import collector_paused
+from kubesched.api._json_stream import StreamedFile
 from kubesched.api._list_items import LazyItems
 from kubesched.api._load_progress import LoadTracker, Watcher, input_size
 from kubesched.api._manifest_sources import MANIFEST_SUFFIXES, STDIN, documents, sources
@@ -288,6 +289,13 @@ def _skipped_warnings(skipped: Mapping[str, tuple[int, str]]) -> list[str]:
     return [*lines, _READS]
 
 
+def _size(text: str | bytes | StreamedFile) -> int:
+    """A file's size in bytes, from what `sources` gave for it."""
+    if isinstance(text, StreamedFile):
+        return text.size
+    return len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+
+
 def _load(
     source: str | Path, feature_gates: FeatureGates, tracker: LoadTracker | None = None
 ) -> ClusterObjects:
@@ -301,7 +309,7 @@ def _load(
     in_directory = source != STDIN and Path(source).is_dir()
     for file, text in sources(source):
         if tracker is not None:
-            tracker.start_file(len(text.encode("utf-8", "surrogatepass")))
+            tracker.start_file(_size(text))
         for index, document in documents(file, text):
             place = _Place(file, index)
             if in_directory and not _looks_like_an_object(document):
@@ -352,9 +360,9 @@ def _load(
                     finished += 1
                     continue
                 uid = obj.metadata.uid or default_uid(kind, namespace, name)
-                found[kind].append(
-                    evolve(obj, metadata=evolve(obj.metadata, namespace=namespace, uid=uid))
-                )
+                if (obj.metadata.namespace, obj.metadata.uid) != (namespace, uid):
+                    obj = evolve(obj, metadata=evolve(obj.metadata, namespace=namespace, uid=uid))
+                found[kind].append(obj)
                 if isinstance(obj, Pod) and obj.spec.node_name:
                     bound.append((label, obj.spec.node_name, place))
     warnings += _skipped_warnings(skipped)

@@ -11,9 +11,11 @@ same limit.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 MAX_INPUT_VARIABLE = "KUBESCHED_MAX_INPUT_BYTES"
 """The environment variable that sets the largest input kubesched reads, in bytes."""
@@ -68,21 +70,56 @@ def _decode(data: bytes) -> str:
 def read_file(path: str | Path, limit: int | None = None) -> str:
     """A regular file's UTF-8 text, refused before reading when it is not a regular file or
     is larger than `limit` (default: `max_input_bytes()`)."""
+    return _decode(_read_bytes(path, limit))
+
+
+_JSON_OBJECT = re.compile(rb"[ \t\n\r\f\v]*\{")
+
+
+def read_text_or_json(path: str | Path) -> str | bytes:
+    """`read_file`'s text, but the bytes themselves when they are ASCII (so UTF-8 text
+    alike) and open with `{`: a JSON reader reads them as they are, and memory never
+    holds the file twice (its bytes and their text)."""
+    data = _read_bytes(path, None)
+    if data.isascii() and _JSON_OBJECT.match(data):
+        return data
+    return _decode(data)
+
+
+def open_regular(path: str | Path, limit: int | None = None) -> BinaryIO:
+    """A regular file opened for reading its bytes, refused as `read_file` says."""
     limit = max_input_bytes() if limit is None else limit
     try:
-        with open(path, "rb", opener=_nonblocking) as handle:
-            info = os.fstat(handle.fileno())
-            for test, what in _KINDS:
-                if test(info.st_mode):
-                    raise ReadError(f"not a regular file: it is {what}")
-            if info.st_size > limit:
-                raise ReadError(size_message(info.st_size, limit))
-            data = handle.read(limit + 1)
+        handle = open(path, "rb", opener=_nonblocking)  # noqa: SIM115 - the caller closes it
     except OSError as exc:
         raise ReadError(exc.strerror or str(exc)) from None
+    try:
+        info = os.fstat(handle.fileno())
+        for test, what in _KINDS:
+            if test(info.st_mode):
+                raise ReadError(f"not a regular file: it is {what}")
+        if info.st_size > limit:
+            raise ReadError(size_message(info.st_size, limit))
+    except OSError as exc:
+        handle.close()
+        raise ReadError(exc.strerror or str(exc)) from None
+    except BaseException:
+        handle.close()
+        raise
+    return handle
+
+
+def _read_bytes(path: str | Path, limit: int | None) -> bytes:
+    """A regular file's bytes, refused as `read_file` says."""
+    limit = max_input_bytes() if limit is None else limit
+    with open_regular(path, limit) as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise ReadError(exc.strerror or str(exc)) from None
     if len(data) > limit:
         raise ReadError(size_message(None, limit))
-    return _decode(data)
+    return data
 
 
 def _nonblocking(path: str, flags: int) -> int:

@@ -67,11 +67,11 @@ class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignor
     yaml_implicit_resolvers = _RESOLVERS
 
 
-def bracket_depth(text: str) -> int:
-    """How deep `[`/`{` nest in `text`, strings included (an upper bound on flow nesting)."""
-    brackets = np.frombuffer(
-        text.encode("utf-8", "replace").translate(None, _NOT_BRACKETS), np.uint8
-    )
+def bracket_depth(text: str | bytes) -> int:
+    """How deep `[`/`{` nest in `text` (or its UTF-8 bytes), strings included (an upper
+    bound on flow nesting)."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+    brackets = np.frombuffer(data.translate(None, _NOT_BRACKETS), np.uint8)
     if not len(brackets):
         return 0
     steps = np.where((brackets == 0x5B) | (brackets == 0x7B), 1, -1)
@@ -80,6 +80,7 @@ def bracket_depth(text: str) -> int:
 
 _BLOCK_PREFIX = re.compile(r"^[ ?-]*", re.MULTILINE)
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_STRING_BYTES = re.compile(_JSON_STRING.pattern.encode())
 
 
 def _digits_limit() -> str:
@@ -124,10 +125,16 @@ def _check_yaml_depth(text: str, loader: type[yaml.SafeLoader]) -> None:
             raise problem
 
 
-def check_json_depth(text: str) -> None:
-    """Refuse deep JSON nesting before the decoder recurses; brackets inside strings are
-    not nesting, and are left out of the count when the quick bound is too high."""
-    if bracket_depth(text) > MAX_DEPTH and bracket_depth(_JSON_STRING.sub("", text)) > MAX_DEPTH:
+def check_json_depth(text: str | bytes) -> None:
+    """Refuse deep JSON nesting (text or UTF-8 bytes) before the decoder recurses; brackets
+    inside strings are not nesting, and are left out of the count when the quick bound is
+    too high."""
+    if bracket_depth(text) <= MAX_DEPTH:
+        return
+    bare = (
+        _JSON_STRING_BYTES.sub(b"", text) if isinstance(text, bytes) else _JSON_STRING.sub("", text)
+    )
+    if bracket_depth(bare) > MAX_DEPTH:
         raise TextError(f"nested deeper than {MAX_DEPTH} levels")
 
 
