@@ -12,7 +12,8 @@ gpuspec, multigpu), it writes to OUT_DIR:
 - openb-FAMILY-failed-TIES.png: the pods that failed up to arrived = 100 %, by kind;
 
 the frag and failed figures of the default trace (FAMILY `default`), and prints the
-headline table (trace x policy). Every title names the tie rule. Needs matplotlib
+headline table (trace x policy) and the default trace's table per seed. Every title names
+the tie rule and the seeds. Needs matplotlib
 (`kubesched-gpushare[plot]`).
 """
 
@@ -35,6 +36,8 @@ from kubesched_gpushare.study import (
     mean_curves,
     mean_failed,
     read_runs,
+    seed_table,
+    seeds_label,
     traces_in,
 )
 
@@ -61,10 +64,8 @@ def unallocated_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -
         ax.plot([p for p, _, _ in values], [m for _, m, _ in values], marker="o", label=policy)
     ax.set_xlabel(FAMILIES[family])
     ax.set_ylabel("unallocated GPU % at arrived = 100 %")
-    seeds = sorted({n for values in points.values() for _, _, n in values})
-    ax.set_title(
-        f"{family}: {tie_rule(ties)}\nmean over {'/'.join(map(str, seeds))} seed(s)", fontsize=9
-    )
+    seeds = seeds_label([r for r in runs if r.ties == ties and r.family == family])
+    ax.set_title(f"{family}: {tie_rule(ties)}\nmean over {seeds}", fontsize=9)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     return _save(fig, plt, out / f"openb-{family}-unallocated-{ties}.png")
@@ -72,6 +73,10 @@ def unallocated_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -
 
 def _family_traces(runs: Sequence[Run], family: str, ties: str) -> list[str]:
     return [t for t in traces_in([r for r in runs if r.ties == ties and r.family == family])]
+
+
+def _seeds(runs: Sequence[Run], family: str, ties: str) -> str:
+    return seeds_label([r for r in runs if r.ties == ties and r.family == family])
 
 
 def frag_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Path | None:
@@ -92,7 +97,11 @@ def frag_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Path 
             ax.set_ylabel(CURVES[name], fontsize=8)
             ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=6)
-    fig.suptitle(f"{family}: fragmentation over arrived workload; {tie_rule(ties)}", fontsize=9)
+    fig.suptitle(
+        f"{family}: fragmentation over arrived workload; {tie_rule(ties)}\n"
+        f"mean over {_seeds(runs, family, ties)}",
+        fontsize=9,
+    )
     return _save(fig, plt, out / f"openb-{family}-frag-{ties}.png")
 
 
@@ -115,7 +124,10 @@ def failed_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Pat
         ax.tick_params(axis="x", labelrotation=60, labelsize=7)
         ax.set_ylabel("failed pods up to arrived = 100 %", fontsize=8)
     axes[0][0].legend(fontsize=6)
-    fig.suptitle(f"{family}: failed pods by kind; {tie_rule(ties)}", fontsize=9)
+    fig.suptitle(
+        f"{family}: failed pods by kind; {tie_rule(ties)}\nmean over {_seeds(runs, family, ties)}",
+        fontsize=9,
+    )
     return _save(fig, plt, out / f"openb-{family}-failed-{ties}.png")
 
 
@@ -152,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for ties in rules:
         print(headline_table(runs, ties))
+        print(seed_table(runs, "default", ties))
         for path in figures(runs, args.out, ties):
             print(f"wrote {path}")
     return 0
