@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -85,7 +86,8 @@ def frag_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Path 
         return None
     plt = _pyplot()
     names = ("fragAmountPercent", "fragRatioPercent")
-    fig, axes = plt.subplots(2, len(traces), figsize=(3.2 * len(traces), 5.6), squeeze=False)
+    width = _width(len(traces))
+    fig, axes = plt.subplots(2, len(traces), figsize=(width, 5.6), squeeze=False)
     for col, trace in enumerate(traces):
         for row, name in enumerate(names):
             ax = axes[row][col]
@@ -97,10 +99,11 @@ def frag_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Path 
             ax.set_ylabel(CURVES[name], fontsize=8)
             ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=6)
-    fig.suptitle(
-        f"{family}: fragmentation over arrived workload; {tie_rule(ties)}\n"
+    _suptitle(
+        fig,
+        f"{family}: fragmentation over arrived workload; {tie_rule(ties)}; "
         f"mean over {_seeds(runs, family, ties)}",
-        fontsize=9,
+        width,
     )
     return _save(fig, plt, out / f"openb-{family}-frag-{ties}.png")
 
@@ -110,7 +113,8 @@ def failed_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Pat
     if not traces:
         return None
     plt = _pyplot()
-    fig, axes = plt.subplots(1, len(traces), figsize=(3.2 * len(traces), 3.6), squeeze=False)
+    width = _width(len(traces))
+    fig, axes = plt.subplots(1, len(traces), figsize=(width, 3.6), squeeze=False)
     for col, trace in enumerate(traces):
         ax = axes[0][col]
         failed = mean_failed(runs, trace, ties)
@@ -124,11 +128,22 @@ def failed_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Pat
         ax.tick_params(axis="x", labelrotation=60, labelsize=7)
         ax.set_ylabel("failed pods up to arrived = 100 %", fontsize=8)
     axes[0][0].legend(fontsize=6)
-    fig.suptitle(
-        f"{family}: failed pods by kind; {tie_rule(ties)}\nmean over {_seeds(runs, family, ties)}",
-        fontsize=9,
+    _suptitle(
+        fig,
+        f"{family}: failed pods by kind; {tie_rule(ties)}; mean over {_seeds(runs, family, ties)}",
+        width,
     )
     return _save(fig, plt, out / f"openb-{family}-failed-{ties}.png")
+
+
+def _width(panels: int) -> float:
+    """Inches: 3.2 a panel, and room for a title of two or three lines."""
+    return max(3.2 * panels, 6.4)
+
+
+def _suptitle(fig: Any, text: str, width: float) -> None:
+    """The figure's title wrapped to its width (about 11 characters an inch at 9 pt)."""
+    fig.suptitle(textwrap.fill(text, int(11 * width)), fontsize=9)
 
 
 def _save(fig: Any, plt: Any, path: Path) -> Path:

@@ -240,7 +240,8 @@ def headline_table(runs: Sequence[Run], ties: str) -> str:
                 for r in _by_seed(_select(chosen, ties, trace=trace, policy=policy))
                 if r.unallocated is not None
             ]
-            seeds.add(len(values))
+            if values:
+                seeds.add(len(values))
             mean = _mean(values)
             cells.append(f"{mean:12.2f}" if mean is not None else f"{'-':>12}")
         counts = "/".join(str(n) for n in sorted(seeds))
