@@ -12,7 +12,8 @@ gpuspec, multigpu), it writes to OUT_DIR:
 - openb-FAMILY-failed-TIES.png: the pods that failed up to arrived = 100 %, by kind;
 
 the frag and failed figures of the default trace (FAMILY `default`), and prints the
-headline table (trace x policy). Every title names the tie rule. Needs matplotlib
+headline table (trace x policy) and the default trace's table per seed. Every title names
+the tie rule and the seeds. Needs matplotlib
 (`kubesched-gpushare[plot]`).
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,8 @@ from kubesched_gpushare.study import (
     mean_curves,
     mean_failed,
     read_runs,
+    seed_table,
+    seeds_label,
     traces_in,
 )
 
@@ -61,10 +65,8 @@ def unallocated_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -
         ax.plot([p for p, _, _ in values], [m for _, m, _ in values], marker="o", label=policy)
     ax.set_xlabel(FAMILIES[family])
     ax.set_ylabel("unallocated GPU % at arrived = 100 %")
-    seeds = sorted({n for values in points.values() for _, _, n in values})
-    ax.set_title(
-        f"{family}: {tie_rule(ties)}\nmean over {'/'.join(map(str, seeds))} seed(s)", fontsize=9
-    )
+    seeds = seeds_label([r for r in runs if r.ties == ties and r.family == family])
+    ax.set_title(f"{family}: {tie_rule(ties)}\nmean over {seeds}", fontsize=9)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     return _save(fig, plt, out / f"openb-{family}-unallocated-{ties}.png")
@@ -74,13 +76,18 @@ def _family_traces(runs: Sequence[Run], family: str, ties: str) -> list[str]:
     return [t for t in traces_in([r for r in runs if r.ties == ties and r.family == family])]
 
 
+def _seeds(runs: Sequence[Run], family: str, ties: str) -> str:
+    return seeds_label([r for r in runs if r.ties == ties and r.family == family])
+
+
 def frag_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Path | None:
     traces = _family_traces(runs, family, ties)
     if not traces:
         return None
     plt = _pyplot()
     names = ("fragAmountPercent", "fragRatioPercent")
-    fig, axes = plt.subplots(2, len(traces), figsize=(3.2 * len(traces), 5.6), squeeze=False)
+    width = _width(len(traces))
+    fig, axes = plt.subplots(2, len(traces), figsize=(width, 5.6), squeeze=False)
     for col, trace in enumerate(traces):
         for row, name in enumerate(names):
             ax = axes[row][col]
@@ -92,7 +99,12 @@ def frag_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Path 
             ax.set_ylabel(CURVES[name], fontsize=8)
             ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=6)
-    fig.suptitle(f"{family}: fragmentation over arrived workload; {tie_rule(ties)}", fontsize=9)
+    _suptitle(
+        fig,
+        f"{family}: fragmentation over arrived workload; {tie_rule(ties)}; "
+        f"mean over {_seeds(runs, family, ties)}",
+        width,
+    )
     return _save(fig, plt, out / f"openb-{family}-frag-{ties}.png")
 
 
@@ -101,7 +113,8 @@ def failed_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Pat
     if not traces:
         return None
     plt = _pyplot()
-    fig, axes = plt.subplots(1, len(traces), figsize=(3.2 * len(traces), 3.6), squeeze=False)
+    width = _width(len(traces))
+    fig, axes = plt.subplots(1, len(traces), figsize=(width, 3.6), squeeze=False)
     for col, trace in enumerate(traces):
         ax = axes[0][col]
         failed = mean_failed(runs, trace, ties)
@@ -115,8 +128,22 @@ def failed_figure(runs: Sequence[Run], family: str, ties: str, out: Path) -> Pat
         ax.tick_params(axis="x", labelrotation=60, labelsize=7)
         ax.set_ylabel("failed pods up to arrived = 100 %", fontsize=8)
     axes[0][0].legend(fontsize=6)
-    fig.suptitle(f"{family}: failed pods by kind; {tie_rule(ties)}", fontsize=9)
+    _suptitle(
+        fig,
+        f"{family}: failed pods by kind; {tie_rule(ties)}; mean over {_seeds(runs, family, ties)}",
+        width,
+    )
     return _save(fig, plt, out / f"openb-{family}-failed-{ties}.png")
+
+
+def _width(panels: int) -> float:
+    """Inches: 3.2 a panel, and room for a title of two or three lines."""
+    return max(3.2 * panels, 6.4)
+
+
+def _suptitle(fig: Any, text: str, width: float) -> None:
+    """The figure's title wrapped to its width (about 11 characters an inch at 9 pt)."""
+    fig.suptitle(textwrap.fill(text, int(11 * width)), fontsize=9)
 
 
 def _save(fig: Any, plt: Any, path: Path) -> Path:
@@ -152,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for ties in rules:
         print(headline_table(runs, ties))
+        print(seed_table(runs, "default", ties))
         for path in figures(runs, args.out, ties):
             print(f"wrote {path}")
     return 0

@@ -19,11 +19,15 @@ from kubesched_gpushare.floats import add_in_order
 from kubesched_gpushare.scenarios import read_openb_arrivals
 from kubesched_gpushare.study import (
     POLICIES,
+    Run,
     family_points,
     headline_table,
     mean_curves,
     mean_failed,
     read_runs,
+    seed_table,
+    seeds_label,
+    seeds_text,
 )
 from kubesched_gpushare.testing import write_openb_trace
 
@@ -144,10 +148,48 @@ def test_the_figures_data_are_the_means_over_seeds(swept: tuple[Path, Path]) -> 
     assert failed["random"]["gpu1"] == add_in_order(counts) / 2
     assert sum(v for f in failed.values() for v in f.values()) > 0  # the cluster overfills
     text = headline_table(runs, "first")
-    assert text.splitlines()[0].endswith(
-        "ties to the first node of a seeded order (the study's rule)"
-    )
+    title = text.splitlines()[0]
+    assert "; ties to the first node of a seeded order (the study's rule); seeds 42-43" in title
     assert [line.split()[0] for line in text.splitlines()[2:]] == ["default", "cpu050", "cpu100"]
+
+
+def test_the_seed_table_shows_every_seed_and_the_mean_in_seed_order(
+    swept: tuple[Path, Path],
+) -> None:
+    _, table = swept
+    rows = list(csv.DictReader(table.open()))
+    lines = seed_table(read_runs(table), "default", "random").splitlines()
+    assert lines[0] == (
+        "default: unallocated GPU % at arrived = 100% per seed; ties to a random tied node "
+        "(kube-scheduler's rule); seeds 42-43"
+    )
+    assert lines[1].split() == ["policy", "42", "43", "mean"]
+    assert [line.split()[0] for line in lines[2:]] == list(POLICIES)
+    for line in lines[2:]:
+        policy = line.split()[0]
+        by_seed = {
+            r["seed"]: r["observer.openbGpu.unallocatedGpuPercentAt100"]
+            for r in rows
+            if r["config"] == policy and r["input"] == "default@random"
+        }
+        cells = [f"{float(by_seed[s]):.2f}" if by_seed[s] != "none" else "-" for s in ("42", "43")]
+        done = [float(by_seed[s]) for s in ("42", "43") if by_seed[s] != "none"]
+        mean = f"{add_in_order(done) / len(done):.3f}" if done else "-"
+        assert line.split()[1:] == [*cells, mean]
+
+
+def _run(policy: str, seed: int) -> Run:
+    return Run(policy, "default", "default", None, "random", seed, {}, {})
+
+
+def test_seeds_are_named_as_a_range_a_list_or_per_group_of_policies() -> None:
+    assert seeds_text([42]) == "seed 42"
+    assert seeds_text([44, 42, 43, 42]) == "seeds 42-44"
+    assert seeds_text([42, 44]) == "seeds 42, 44"
+    ten = [_run(p, s) for p in ("fgd-bestfit", "fgd") for s in range(42, 52)]
+    assert seeds_label(ten) == "seeds 42-51"
+    mixed = [*ten, _run("random", 42), _run("bestfit", 42)]
+    assert seeds_label(mixed) == "random, bestfit: seed 42; fgd, fgd-bestfit: seeds 42-51"
 
 
 def test_figures_py_writes_every_family_s_figures(

@@ -175,14 +175,61 @@ def traces_in(runs: Sequence[Run]) -> list[str]:
     return [t for _, _, t in sorted(found, key=lambda f: (order.index(f[0]), f[1]))]
 
 
+def seeds_text(seeds: Iterable[int]) -> str:
+    """`seed 42`, `seeds 42-51` (a run of consecutive seeds) or `seeds 42, 44`."""
+    ordered = sorted(set(seeds))
+    if len(ordered) == 1:
+        return f"seed {ordered[0]}"
+    if ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"seeds {ordered[0]}-{ordered[-1]}"
+    return "seeds " + ", ".join(map(str, ordered))
+
+
+def seeds_label(runs: Sequence[Run]) -> str:
+    """The seeds of `runs`: `seed 42` when every policy ran the same ones, else per group of
+    policies, e.g. `fgd, bestfit: seeds 42-51; random: seed 42`."""
+    by_policy = {p: frozenset(r.seed for r in runs if r.policy == p) for p in policies_in(runs)}
+    groups: dict[frozenset[int], list[str]] = {}
+    for policy, seeds in by_policy.items():
+        groups.setdefault(seeds, []).append(policy)
+    if len(groups) == 1:
+        return seeds_text(next(iter(groups)))
+    return "; ".join(f"{', '.join(names)}: {seeds_text(seeds)}" for seeds, names in groups.items())
+
+
+def seed_table(runs: Sequence[Run], trace: str, ties: str) -> str:
+    """Unallocated GPU % at arrived = 100 % of one trace per policy (rows) and seed
+    (columns), and the mean over the seeds each policy ran, titled with the trace, the tie
+    rule and the seeds; `-` where a policy has no run of a seed."""
+    chosen = _select(runs, ties, trace=trace)
+    seeds = sorted({r.seed for r in chosen})
+    lines = [
+        f"{trace}: unallocated GPU % at arrived = 100% per seed; {tie_rule(ties)}; "
+        f"{seeds_label(chosen)}",
+        "policy       " + "".join(f"{s:>7}" for s in seeds) + "     mean",
+    ]
+    for policy in policies_in(chosen):
+        value = {r.seed: r.unallocated for r in _select(chosen, ties, policy=policy)}
+        cells = [value.get(s) for s in seeds]
+        done = [v for v in cells if v is not None]
+        mean = _mean(done)
+        lines.append(
+            f"{policy:<13}"
+            + "".join(f"{v:7.2f}" if v is not None else f"{'-':>7}" for v in cells)
+            + (f"{mean:9.3f}" if mean is not None else f"{'-':>9}")
+        )
+    return "\n".join(lines)
+
+
 def headline_table(runs: Sequence[Run], ties: str) -> str:
     """Unallocated GPU % at arrived = 100 % per trace (rows) and policy (columns), the mean
-    over the seeds run (their count in the last column), titled with the tie rule; `-` where
-    a policy has no run of a trace."""
+    over the seeds run (their count in the last column), titled with the tie rule and the
+    seeds; `-` where a policy has no run of a trace."""
     chosen = [r for r in runs if r.ties == ties]
     policies = policies_in(chosen)
     lines = [
-        f"unallocated GPU % at arrived = 100%, mean over seeds; {tie_rule(ties)}",
+        f"unallocated GPU % at arrived = 100%, mean over the seeds run; {tie_rule(ties)}; "
+        f"{seeds_text(r.seed for r in chosen)}, how many per trace in the last column",
         "trace        " + "".join(f"{p:>12}" for p in policies) + "  seeds",
     ]
     for trace in traces_in(chosen):
@@ -193,7 +240,8 @@ def headline_table(runs: Sequence[Run], ties: str) -> str:
                 for r in _by_seed(_select(chosen, ties, trace=trace, policy=policy))
                 if r.unallocated is not None
             ]
-            seeds.add(len(values))
+            if values:
+                seeds.add(len(values))
             mean = _mean(values)
             cells.append(f"{mean:12.2f}" if mean is not None else f"{'-':>12}")
         counts = "/".join(str(n) for n in sorted(seeds))
