@@ -38,12 +38,16 @@ from attrs import define
 
 from kubesched.api import (
     CSINode,
+    DeviceClass,
     Node,
     PersistentVolume,
     PersistentVolumeClaim,
     Pod,
     PodDisruptionBudget,
     PriorityClass,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
     StorageClass,
     VolumeAttachment,
     unstructure,
@@ -62,7 +66,24 @@ _KINDS: dict[type, tuple[str, str, str]] = {
     StorageClass: ("storage.k8s.io/v1", "storageclasses", "StorageClass"),
     CSINode: ("storage.k8s.io/v1", "csinodes", "CSINode"),
     VolumeAttachment: ("storage.k8s.io/v1", "volumeattachments", "VolumeAttachment"),
+    DeviceClass: ("resource.k8s.io/v1", "deviceclasses", "DeviceClass"),
+    ResourceClaim: ("resource.k8s.io/v1", "resourceclaims", "ResourceClaim"),
+    ResourceClaimTemplate: (
+        "resource.k8s.io/v1",
+        "resourceclaimtemplates",
+        "ResourceClaimTemplate",
+    ),
+    ResourceSlice: ("resource.k8s.io/v1", "resourceslices", "ResourceSlice"),
 }
+_NAMESPACED = frozenset(
+    {
+        "Pod",
+        "PodDisruptionBudget",
+        "PersistentVolumeClaim",
+        "ResourceClaim",
+        "ResourceClaimTemplate",
+    }
+)
 _PATH = re.compile(
     r"^/(?:api/(?P<core>v1)|apis/(?P<group>[^/]+/[^/]+))"
     r"(?:/namespaces/(?P<ns>[^/]+))?/(?P<plural>[^/]+)(?:/(?P<name>[^/]+))?(?:/(?P<sub>[^/]+))?$"
@@ -156,7 +177,7 @@ class FakeApiServer:
         if not isinstance(obj, dict):
             group_version, plural, kind = _KINDS[type(obj)]
             raw = {"apiVersion": group_version, "kind": kind, **unstructure(obj)}
-            if kind in ("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"):
+            if kind in _NAMESPACED:
                 raw["metadata"].setdefault("namespace", "default")
             resource = (group_version, plural)
         assert resource is not None, "raw objects need their resource"
