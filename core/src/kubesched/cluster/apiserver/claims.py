@@ -9,8 +9,10 @@ of the claim itself, the allocation and `reservedFor` by an update of its
 `status` subresource (the verbs upstream's system:kube-scheduler role grants:
 get and update on `resourceclaims` and `resourceclaims/status`). Each update
 starts from the claim as the API server has it now (a GET), so fields kubesched
-does not model (`status.devices`, say) are kept, and carries its
-resourceVersion, so a concurrent change is refused (409) rather than lost.
+does not model (`status.devices`, say) are kept, applies only what the scheduler
+changed (its allocation, the consumers it added or removed: another's concurrent
+reservation stays), and carries the resourceVersion read, so a change made in
+between is refused (409) rather than lost.
 
 The claim the API server answers with is assumed (upstream's assume cache)
 until the watch delivers that version or a newer one: the next pod's PreFilter
@@ -34,15 +36,28 @@ def _version(raw: Any) -> int:
         return 0
 
 
-def status_body(live: dict[str, Any], claim: ResourceClaim) -> dict[str, Any]:
-    """`live` (the raw claim) with the allocation and reservations of `claim`."""
+def status_body(
+    live: dict[str, Any], base: ResourceClaim | None, claim: ResourceClaim
+) -> dict[str, Any]:
+    """`live` (the raw claim now) with the changes from `base` (the claim the scheduler read)
+    to `claim` (what it wants) applied: its allocation when it changed it, the consumers it
+    added and removed (others' concurrent reservations are kept)."""
     status = dict(live.get("status") or {})
-    wanted = unstructure(claim.status) or {}
-    for field in ("allocation", "reservedFor"):
-        if wanted.get(field):
-            status[field] = wanted[field]
+    before = base.status if base is not None else None
+    if before is None or before.allocation != claim.status.allocation:
+        if claim.status.allocation is not None:
+            status["allocation"] = unstructure(claim.status.allocation)
         else:
-            status.pop(field, None)
+            status.pop("allocation", None)
+    had = {r.uid for r in before.reserved_for} if before is not None else set()
+    wanted = {r.uid for r in claim.status.reserved_for}
+    kept = [r for r in status.get("reservedFor") or [] if r.get("uid") not in had - wanted]
+    present = {r.get("uid") for r in kept}
+    added = [unstructure(r) for r in claim.status.reserved_for if r.uid not in present | had]
+    if kept or added:
+        status["reservedFor"] = [*kept, *added]
+    else:
+        status.pop("reservedFor", None)
     return {**live, "status": status}
 
 
@@ -63,7 +78,7 @@ class ClaimWriter:
             RESOURCE_CLAIMS.group_version, "resourceclaims", meta.namespace, meta.name, *rest
         )
 
-    async def _write(self, claim: ResourceClaim) -> Any:
+    async def _write(self, base: ResourceClaim | None, claim: ResourceClaim) -> Any:
         gv = RESOURCE_CLAIMS.group_version
         live = await self.client.checked("GET", gv, self._path(claim))
         meta = live.get("metadata") or {}
@@ -73,7 +88,9 @@ class ClaimWriter:
                 "Conflict",
                 f'resourceclaims "{claim.metadata.name}" was replaced in the meantime',
             )
-        if meta.get("deletionTimestamp") and claim.status.allocation is not None:
+        reserved = {r.get("uid") for r in (live.get("status") or {}).get("reservedFor") or []}
+        reserving = any(r.uid not in reserved for r in claim.status.reserved_for)
+        if meta.get("deletionTimestamp") and reserving:
             raise ApiError(409, "Conflict", f"claim {claim.key} got deleted in the meantime")
         finalizers = list(meta.get("finalizers") or [])
         missing = [f for f in claim.metadata.finalizers if f not in finalizers]
@@ -81,13 +98,14 @@ class ClaimWriter:
             body = {**live, "metadata": {**meta, "finalizers": [*finalizers, *missing]}}
             live = await self.client.checked("PUT", gv, self._path(claim), body=body)
         return await self.client.checked(
-            "PUT", gv, self._path(claim, "status"), body=status_body(live, claim)
+            "PUT", gv, self._path(claim, "status"), body=status_body(live, base, claim)
         )
 
-    def write(self, claim: ResourceClaim) -> ResourceClaim:
-        """Write the claim's finalizers (when some are missing) and its status; the claim as
-        the API server has it now. Raises ApiError when the server refuses."""
-        raw = self.session.call(self._write(claim), self.session.request_timeout * 3)
+    def write(self, base: ResourceClaim | None, claim: ResourceClaim) -> ResourceClaim:
+        """Write the claim's finalizers (when some are missing) and the changes of its status
+        from `base` (the claim as the scheduler read it); the claim as the API server has it
+        now. Raises ApiError when the server refuses."""
+        raw = self.session.call(self._write(base, claim), self.session.request_timeout * 3)
         written: ResourceClaim = structure(raw, ResourceClaim)
         with self._lock:
             self._assumed[claim.key] = (_version(raw), written)

@@ -227,7 +227,8 @@ class ApiServerCluster:
     def update_resource_claim_status(self, claim: ResourceClaim) -> ResourceClaim:
         """Write the claim's allocation and reservations (and the finalizer that goes with
         an allocation) through the API server; the claim as written."""
-        return self.claim_writer.write(claim)
+        base = self.get_resource_claim(claim.metadata.namespace, claim.metadata.name)
+        return self.claim_writer.write(base, claim)
 
     def objects(self, kind: Kind) -> list[Any]:
         """Every object of a followed kind."""
