@@ -36,54 +36,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from attrs import define
 
-from kubesched.api import (
-    CSINode,
-    DeviceClass,
-    Node,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    Pod,
-    PodDisruptionBudget,
-    PriorityClass,
-    ResourceClaim,
-    ResourceClaimTemplate,
-    ResourceSlice,
-    StorageClass,
-    VolumeAttachment,
-    unstructure,
-)
+from kubesched.api import unstructure
+from kubesched.testing._apiserver_kinds import KINDS as _KINDS
+from kubesched.testing._apiserver_kinds import NAMESPACED as _NAMESPACED
 from kubesched.testing._apiserver_reviews import answer_review
 from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
 
 TOKEN = "kubesched-test-token"
-_KINDS: dict[type, tuple[str, str, str]] = {
-    Node: ("v1", "nodes", "Node"),
-    Pod: ("v1", "pods", "Pod"),
-    PodDisruptionBudget: ("policy/v1", "poddisruptionbudgets", "PodDisruptionBudget"),
-    PriorityClass: ("scheduling.k8s.io/v1", "priorityclasses", "PriorityClass"),
-    PersistentVolume: ("v1", "persistentvolumes", "PersistentVolume"),
-    PersistentVolumeClaim: ("v1", "persistentvolumeclaims", "PersistentVolumeClaim"),
-    StorageClass: ("storage.k8s.io/v1", "storageclasses", "StorageClass"),
-    CSINode: ("storage.k8s.io/v1", "csinodes", "CSINode"),
-    VolumeAttachment: ("storage.k8s.io/v1", "volumeattachments", "VolumeAttachment"),
-    DeviceClass: ("resource.k8s.io/v1", "deviceclasses", "DeviceClass"),
-    ResourceClaim: ("resource.k8s.io/v1", "resourceclaims", "ResourceClaim"),
-    ResourceClaimTemplate: (
-        "resource.k8s.io/v1",
-        "resourceclaimtemplates",
-        "ResourceClaimTemplate",
-    ),
-    ResourceSlice: ("resource.k8s.io/v1", "resourceslices", "ResourceSlice"),
-}
-_NAMESPACED = frozenset(
-    {
-        "Pod",
-        "PodDisruptionBudget",
-        "PersistentVolumeClaim",
-        "ResourceClaim",
-        "ResourceClaimTemplate",
-    }
-)
 _PATH = re.compile(
     r"^/(?:api/(?P<core>v1)|apis/(?P<group>[^/]+/[^/]+))"
     r"(?:/namespaces/(?P<ns>[^/]+))?/(?P<plural>[^/]+)(?:/(?P<name>[^/]+))?(?:/(?P<sub>[^/]+))?$"
