@@ -145,3 +145,22 @@ def test_every_claim_template_pod_gets_its_own_device() -> None:
     result = dynamic_resources.run(workload)
     assert result["scheduled"] == 4  # six devices in all, two taken by the init pods
     assert result["pods_per_second"] > 0
+
+
+def test_steady_state_rounds_fit_beside_the_preallocated_claims() -> None:
+    import dynamic_resources
+
+    # Two nodes of ten devices, all but ten taken up front (upstream's "full"): every round
+    # of ten pods fits exactly, and deleting the pods frees their devices for the next.
+    workload = dynamic_resources.steady("t", nodes=2, init_claims=10, pods=30)
+    assert dynamic_resources.run(workload)["scheduled"] == 30
+    # One device short: each round has one pod left over (deleted with its round).
+    crowded = dynamic_resources.steady("t", nodes=2, init_claims=11, pods=30)
+    assert dynamic_resources.run(crowded)["scheduled"] == 27
+
+
+def test_first_available_steady_state_takes_the_second_alternative() -> None:
+    import dynamic_resources
+
+    workload = dynamic_resources.steady("t", nodes=1, init_claims=0, pods=20, first_available=True)
+    assert dynamic_resources.run(workload)["scheduled"] == 20

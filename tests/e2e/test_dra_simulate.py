@@ -14,7 +14,9 @@ import pytest
 from kubesched.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = str(ROOT / "examples" / "dra" / "cluster.yaml")
+EXAMPLE = str(ROOT / "examples" / "dra")
+"""The obvious command: the folder, which holds this example only (the OpenB model is
+examples/dra-openb)."""
 SCHEMA = json.loads(
     (ROOT / "docs" / "reference" / "schemas" / "simulation-result.schema.json").read_text()
 )
@@ -168,7 +170,7 @@ def test_a_malformed_selector_or_a_missing_class_fails_only_those_pods(
 
 
 def test_the_openb_gpu_model_with_partitionable_devices(capsys: pytest.CaptureFixture[str]) -> None:
-    model = str(ROOT / "examples" / "dra" / "openb" / "cluster.yaml")
+    model = str(ROOT / "examples" / "dra-openb")
     gate = ("--feature-gates", "DRAPartitionableDevices=true")
     document = run_json(capsys, "simulate", model, *gate)
     got = {r["pod"]: (r["node"], r.get("devices")) for r in document["results"]}
@@ -185,7 +187,7 @@ def test_the_openb_gpu_model_with_partitionable_devices(capsys: pytest.CaptureFi
 
 
 def test_openb_gpus_shared_by_consumable_capacity(capsys: pytest.CaptureFixture[str]) -> None:
-    shared = str(ROOT / "examples" / "dra" / "openb-shared")
+    shared = str(ROOT / "examples" / "dra-openb-shared")
     gate = ("--feature-gates", "DRAConsumableCapacity=true")
     document = run_json(capsys, "simulate", shared, *gate)
     jsonschema.validate(document, SCHEMA)

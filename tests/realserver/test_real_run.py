@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from kubesched.api import unstructure
 from kubesched.testing import make_node, make_pod, simulate
 from kubesched.testing.realserver import AdminClient, ControlPlane
 
@@ -220,12 +221,87 @@ def test_simulate_reads_the_live_cluster_read_only(
     admin.create(make_pod("a-running").node("n2").req(cpu="3").obj())
     admin.create(make_pod("b-web").label("app", "web").req(cpu="1").obj())
     admin.create(make_pod("c-huge").label("app", "batch").req(cpu="8").obj())
-    before = admin.request("GET", PODS)["metadata"]["resourceVersion"]
+
+    def versions() -> dict[str, str]:
+        # Each pod's own resourceVersion: the list's is the whole store's revision, which the
+        # API server's own lease renewals move on too.
+        return {p["metadata"]["name"]: p["metadata"]["resourceVersion"] for p in admin.items(PODS)}
+
+    before = versions()
     main(["simulate", "--kubeconfig", str(plane.kubeconfig("scheduler")), "-o", "json"])
     document = json.loads(capsys.readouterr().out)
     placed = {r["pod"]: r["node"] for r in document["results"]}
     assert placed == {"default/b-web": "n1", "default/c-huge": None}
     huge = next(r for r in document["results"] if r["pod"] == "default/c-huge")
     assert huge["message"].startswith("0/2 nodes are available: 2 Insufficient cpu.")
-    assert admin.request("GET", PODS)["metadata"]["resourceVersion"] == before  # nothing written
+    assert versions() == before  # nothing written
     assert node_of(admin, "b-web") == ""
+
+
+RESOURCE = "/apis/resource.k8s.io/v1"
+
+
+def test_dynamic_resources_allocate_and_write_the_claim(
+    admin: AdminClient, start_scheduler: Callable[..., Running]
+) -> None:
+    """A pod claiming a GPU by name: the claim's allocation, reservation and finalizer are
+    written through upstream's verbs (allowed by system:kube-scheduler), and the pod is bound
+    to the node that publishes the device."""
+    driver = "gpu.example.com"
+    device_class = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "DeviceClass",
+        "metadata": {"name": "kubesched-gpu"},
+        "spec": {"selectors": [{"cel": {"expression": f'device.driver == "{driver}"'}}]},
+    }
+    slice_ = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": "kubesched-gpu-node-gpus"},
+        "spec": {
+            "driver": driver,
+            "pool": {"name": "gpu-node", "generation": 1, "resourceSliceCount": 1},
+            "nodeName": "gpu-node",
+            "devices": [{"name": "gpu-0"}],
+        },
+    }
+    claim = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {"name": "train", "namespace": "default"},
+        "spec": {
+            "devices": {
+                "requests": [{"name": "gpu", "exactly": {"deviceClassName": "kubesched-gpu"}}]
+            }
+        },
+    }
+    claims = f"{RESOURCE}/namespaces/default/resourceclaims"
+    admin.create(make_node("cpu-node").capacity(cpu="2", memory="4Gi", pods="110").obj())
+    admin.create(make_node("gpu-node").capacity(cpu="2", memory="4Gi", pods="110").obj())
+    admin.request("POST", f"{RESOURCE}/deviceclasses", device_class)
+    admin.request("POST", f"{RESOURCE}/resourceslices", slice_)
+    admin.request("POST", claims, claim)
+    pod = {"apiVersion": "v1", "kind": "Pod"} | unstructure(
+        make_pod("trainer").scheduler_name(SCHEDULER).req(cpu="100m").obj()
+    )
+    pod["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimName": "train"}]
+    admin.request("POST", PODS, pod)
+    try:
+        running = start_scheduler()
+        assert admin.wait_for(lambda: node_of(admin, "trainer")) == "gpu-node"
+        written = admin.request("GET", f"{claims}/train")
+        results = written["status"]["allocation"]["devices"]["results"]
+        assert [(r["driver"], r["pool"], r["device"]) for r in results] == [
+            (driver, "gpu-node", "gpu-0")
+        ]
+        assert [r["name"] for r in written["status"]["reservedFor"]] == ["trainer"]
+        assert "resource.kubernetes.io/delete-protection" in written["metadata"]["finalizers"]
+        assert running.stop() == 0
+    finally:
+        admin.force_delete(f"{PODS}/trainer")
+        live = admin.request("GET", f"{claims}/train")
+        live["metadata"]["finalizers"] = []
+        admin.request("PUT", f"{claims}/train", live)
+        admin.request("DELETE", f"{claims}/train")
+        admin.request("DELETE", f"{RESOURCE}/resourceslices/kubesched-gpu-node-gpus")
+        admin.request("DELETE", f"{RESOURCE}/deviceclasses/kubesched-gpu")

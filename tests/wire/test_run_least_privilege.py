@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from kubesched.api import PodResourceClaim
 from kubesched.cluster.apiserver import KINDS
 from kubesched.testing import make_node, make_pod
 from kubesched.testing.apiserver import TOKEN
@@ -20,6 +21,7 @@ from kubesched.testing.rbac import SCHEDULER_ROLES, RbacApiServer, allows
 
 from .conftest import SCHEDULER, Running
 from .test_run_binds import condition, events, node_of
+from .test_run_dra import claiming_pod, cluster_with_gpus, gpu_claim
 
 
 @pytest.fixture
@@ -72,5 +74,20 @@ def test_run_needs_nothing_beyond_upstreams_roles(
     assert not [p for p in apiserver.items("v1", "pods") if p["metadata"]["name"] == "web"]
     lease = apiserver.get("coordination.k8s.io/v1", "leases", "kube-system", SCHEDULER)
     assert lease["spec"]["holderIdentity"] == "alpha"
+    assert apiserver.refused == []
+    assert running.stop() == 0
+
+
+def test_dynamic_resources_need_nothing_beyond_upstreams_roles(
+    apiserver: RbacApiServer, start_scheduler: Callable[..., Running]
+) -> None:
+    cluster_with_gpus(apiserver, {"gpu-node": 1})
+    apiserver.create(gpu_claim("train"))
+    entry = PodResourceClaim(name="gpu", resource_claim_name="train")
+    apiserver.create(claiming_pod("trainer", entry))
+    running = start_scheduler()
+    assert apiserver.wait_for(lambda: node_of(apiserver, "trainer")) == "gpu-node"
+    claim = apiserver.get("resource.k8s.io/v1", "resourceclaims", "default", "train")
+    assert claim["status"]["reservedFor"][0]["name"] == "trainer"
     assert apiserver.refused == []
     assert running.stop() == 0

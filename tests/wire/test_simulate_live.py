@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from attrs import evolve
 
-from kubesched.api import unstructure
+from kubesched.api import PodResourceClaim, unstructure
 from kubesched.cli.main import main
 from kubesched.testing import make_node, make_pod
 from kubesched.testing.rbac import SCHEDULER_ROLES, RbacApiServer
+
+from .test_run_dra import claiming_pod, cluster_with_gpus, gpu_claim
 
 OBJECTS = [
     make_node("n1").capacity(cpu="2", memory="4Gi").label("zone", "a").obj(),
@@ -138,3 +141,20 @@ def test_a_server_that_does_not_answer_is_one_error_and_exit_1(
     code, err = failing(capsys, "--kubeconfig", kubeconfig)  # the server is gone now
     assert code == 1
     assert err.splitlines()[-1] == "error: the API server did not answer within 2s"
+
+
+def test_a_live_clusters_devices_and_claims_are_simulated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with RbacApiServer() as server:
+        cluster_with_gpus(server, {"cpu-only": 0, "gpu-node": 1})
+        server.create(gpu_claim("train"))
+        pod = claiming_pod("trainer", PodResourceClaim("gpu", resource_claim_name="train"))
+        server.create(evolve(pod, spec=evolve(pod.spec, scheduler_name="default-scheduler")))
+        kubeconfig = str(server.write_kubeconfig(tmp_path / "kubeconfig"))
+        live = simulate(capsys, "--kubeconfig", kubeconfig)
+        (result,) = live["results"]
+        assert (result["pod"], result["node"]) == ("default/trainer", "gpu-node")
+        assert result["devices"] == {"default/train": ["gpu.example.com/gpu-node/gpu-0"]}
+        assert {r.method for r in server.requests} == {"GET"}  # read-only
+        assert server.refused == []

@@ -144,7 +144,7 @@ UPSTREAM_PLUGINS: dict[str, tuple[tuple[str, ...], type | None]] = {
     "PodTopologySpread": (("preFilter", "filter", "preScore", "score"), PodTopologySpreadArgs),
     "InterPodAffinity": (("preFilter", "filter", "preScore", "score"), InterPodAffinityArgs),
     "DynamicResources": (
-        ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "preBind"),
+        ("preEnqueue", "preFilter", "filter", "postFilter", "score", "reserve", "preBind"),
         DynamicResourcesArgs,
     ),
     "DefaultPreemption": (("postFilter",), DefaultPreemptionArgs),

@@ -332,6 +332,7 @@ UPSTREAM_DEFAULT_PROFILE = {
         ("NodeAffinity", 2),
         ("VolumeBinding", 1),
         ("InterPodAffinity", 2),
+        ("DynamicResources", 1),
         ("NodeResourcesBalancedAllocation", 1),
         ("ImageLocality", 1),
     ],

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from attrs import evolve
 
-from kubesched.api import Node, Pod
+from kubesched.api import Node, Pod, PodResourceClaimStatus
 from kubesched.framework._events import event_label, node_changes, pod_changes
 from kubesched.testing import make_node, make_pod
+
+
+def with_generated_claim(pod: Pod) -> Pod:
+    generated = [PodResourceClaimStatus(name="gpu", resource_claim_name="p-gpu-x2b4z")]
+    return evolve(pod, status=evolve(pod.status, resource_claim_statuses=generated))
 
 
 @pytest.mark.parametrize(
@@ -42,6 +48,11 @@ from kubesched.testing import make_node, make_pod
             make_pod("p").obj(),
             make_pod("p").label("a", "b").toleration(key="k").obj(),
             ["UnscheduledPodUpdatePodLabel", "UnscheduledPodUpdatePodToleration"],
+        ),
+        (
+            make_pod("p").obj(),
+            with_generated_claim(make_pod("p").obj()),
+            ["UnscheduledPodUpdatePodGeneratedResourceClaim"],
         ),
     ],
 )

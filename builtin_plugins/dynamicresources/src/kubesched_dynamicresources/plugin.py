@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 from attrs import define, evolve, field
+from numpy.typing import NDArray
 
 from kubesched import hookimpl
 from kubesched.api import (
@@ -19,7 +21,9 @@ from kubesched.api import (
     ResourceClaim,
     ResourceClaimStatus,
 )
+from kubesched.errors import PluginError
 from kubesched.framework import (
+    MAX_NODE_SCORE,
     ActionType,
     ClusterEvent,
     ClusterEventWithHint,
@@ -28,9 +32,12 @@ from kubesched.framework import (
     EventResource,
     Handle,
     NodeInfo,
+    NodeScoreList,
+    NodeTable,
     QueueingHint,
     StateNotFoundError,
     Status,
+    default_normalize_score,
 )
 from kubesched_dynamicresources.allocator import (
     AllocationError,
@@ -60,6 +67,7 @@ from kubesched_dynamicresources.claims import (
     pod_reference,
 )
 from kubesched_dynamicresources.nodeselector import node_matches
+from kubesched_dynamicresources.scoring import pod_score
 
 NAME = "DynamicResources"
 STATE_KEY = NAME
@@ -368,6 +376,56 @@ class DynamicResources:
                     return Status.error(str(err))
                 return Status(Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
         return Status(Code.UNSCHEDULABLE, "still not schedulable")
+
+    # -- Score ---------------------------------------------------------------------------
+
+    def _score_state(self, state: CycleState) -> _State | None:
+        """The cycle's state when some node may score above 0, else None."""
+        if not self.features.prioritized_list:
+            return None
+        data = state.read_as(STATE_KEY, _State)
+        return data if data.claims and data.node_allocations else None
+
+    @staticmethod
+    def _node_score(data: _State, node_name: str) -> int:
+        """The node's score (raises ValueError for allocations that do not fit the claims)."""
+        found = data.node_allocations.get(node_name)
+        if found is None:
+            return 0
+        pending = len(data.allocator.claims) if data.allocator is not None else 0
+        requests: list[list[str]] = [[] for _ in range(pending)]
+        for claim_index, request, _, _ in found[1].taken:
+            requests[claim_index].append(request)
+        return pod_score(data.claims, requests)
+
+    @hookimpl
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> int | Status:
+        """Prefer the node where `firstAvailable` requests get earlier alternatives
+        (DRAPrioritizedList); 0 for pods without claims and nodes with nothing to allocate."""
+        try:
+            data = self._score_state(state)
+            return 0 if data is None else self._node_score(data, node_info.name)
+        except (StateNotFoundError, ValueError) as err:
+            return Status.error(str(err))
+
+    @hookimpl
+    def score_batch(
+        self, state: CycleState, table: NodeTable, rows: NDArray[np.intp]
+    ) -> NDArray[np.int64]:
+        """`score` over table rows: zeros at once for the pods (most) without claims."""
+        try:
+            data = self._score_state(state)
+            if data is None:
+                return np.zeros(len(rows), dtype=np.int64)
+            names = table.names
+            return np.array([self._node_score(data, names[r]) for r in rows], dtype=np.int64)
+        except (StateNotFoundError, ValueError) as err:
+            raise PluginError(str(err)) from err
+
+    @hookimpl
+    def normalize_score(self, state: CycleState, pod: Pod, scores: NodeScoreList) -> None:
+        """Scale to 0..100 (upstream's DefaultNormalizeScore)."""
+        default_normalize_score(MAX_NODE_SCORE, False, scores.scores)
 
     # -- Reserve, Unreserve, PreBind -----------------------------------------------------
 

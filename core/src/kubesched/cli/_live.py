@@ -21,6 +21,7 @@ from kubesched.api._text import TextError, parse_yaml_document
 from kubesched.cluster.apiserver import KINDS, ApiServerCluster, ApiSession
 from kubesched.cluster.apiserver.kinds import (
     CSI_NODES,
+    DEVICE_CLASSES,
     NODES,
     PDBS,
     PERSISTENT_VOLUME_CLAIMS,
@@ -28,6 +29,8 @@ from kubesched.cluster.apiserver.kinds import (
     PODS,
     REPLICA_SETS,
     REPLICATION_CONTROLLERS,
+    RESOURCE_CLAIMS,
+    RESOURCE_SLICES,
     SERVICES,
     STATEFUL_SETS,
     STORAGE_CLASSES,
@@ -140,4 +143,7 @@ def _objects(cluster: ApiServerCluster) -> ClusterObjects:
         replication_controllers=of(REPLICATION_CONTROLLERS),
         replica_sets=of(REPLICA_SETS),
         stateful_sets=of(STATEFUL_SETS),
+        device_classes=of(DEVICE_CLASSES),
+        resource_claims=of(RESOURCE_CLAIMS),
+        resource_slices=of(RESOURCE_SLICES),
     )

@@ -174,6 +174,8 @@ def pod_changes(old: Pod, new: Pod) -> list[ClusterEvent]:
         actions.append(ActionType.UPDATE_POD_SCHEDULING_GATES_ELIMINATED)
     if len(old.spec.tolerations) != len(new.spec.tolerations):
         actions.append(ActionType.UPDATE_POD_TOLERATION)
+    if old.status.resource_claim_statuses != new.status.resource_claim_statuses:
+        actions.append(ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM)
     return [ClusterEvent(resource, a) for a in actions or [ActionType.UPDATE]]
 
 

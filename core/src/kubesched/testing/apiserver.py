@@ -36,33 +36,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from attrs import define
 
-from kubesched.api import (
-    CSINode,
-    Node,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    Pod,
-    PodDisruptionBudget,
-    PriorityClass,
-    StorageClass,
-    VolumeAttachment,
-    unstructure,
-)
+from kubesched.api import unstructure
+from kubesched.testing._apiserver_kinds import KINDS as _KINDS
+from kubesched.testing._apiserver_kinds import NAMESPACED as _NAMESPACED
 from kubesched.testing._apiserver_reviews import answer_review
 from kubesched.testing._apiserver_state import Resource, State, StatusError, selects
 
 TOKEN = "kubesched-test-token"
-_KINDS: dict[type, tuple[str, str, str]] = {
-    Node: ("v1", "nodes", "Node"),
-    Pod: ("v1", "pods", "Pod"),
-    PodDisruptionBudget: ("policy/v1", "poddisruptionbudgets", "PodDisruptionBudget"),
-    PriorityClass: ("scheduling.k8s.io/v1", "priorityclasses", "PriorityClass"),
-    PersistentVolume: ("v1", "persistentvolumes", "PersistentVolume"),
-    PersistentVolumeClaim: ("v1", "persistentvolumeclaims", "PersistentVolumeClaim"),
-    StorageClass: ("storage.k8s.io/v1", "storageclasses", "StorageClass"),
-    CSINode: ("storage.k8s.io/v1", "csinodes", "CSINode"),
-    VolumeAttachment: ("storage.k8s.io/v1", "volumeattachments", "VolumeAttachment"),
-}
 _PATH = re.compile(
     r"^/(?:api/(?P<core>v1)|apis/(?P<group>[^/]+/[^/]+))"
     r"(?:/namespaces/(?P<ns>[^/]+))?/(?P<plural>[^/]+)(?:/(?P<name>[^/]+))?(?:/(?P<sub>[^/]+))?$"
@@ -156,7 +136,7 @@ class FakeApiServer:
         if not isinstance(obj, dict):
             group_version, plural, kind = _KINDS[type(obj)]
             raw = {"apiVersion": group_version, "kind": kind, **unstructure(obj)}
-            if kind in ("Pod", "PodDisruptionBudget", "PersistentVolumeClaim"):
+            if kind in _NAMESPACED:
                 raw["metadata"].setdefault("namespace", "default")
             resource = (group_version, plural)
         assert resource is not None, "raw objects need their resource"

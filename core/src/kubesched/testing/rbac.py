@@ -8,10 +8,10 @@
 bootstrap policy: the cluster roles system:kube-scheduler and
 system:volume-scheduler, and in kube-system the leader-locking role and the
 reader of the extension-apiserver-authentication ConfigMap (both bound to the
-user system:kube-scheduler). Optional rules that depend on feature gates
-(dynamic resource allocation) are left out: kubesched reads none of those
-kinds. `allows` answers one request; `verb_of` names a request's verb as the
-API server's authorizer does.
+user system:kube-scheduler). Of the rules that depend on feature gates, those of
+DynamicResourceAllocation (locked on in v1.35) are in; those of the DRA gates off
+by default (extended resources, device taint rules) are not. `allows` answers one
+request; `verb_of` names a request's verb as the API server's authorizer does.
 """
 
 from __future__ import annotations
@@ -80,6 +80,12 @@ SCHEDULER_ROLES: tuple[Rule, ...] = (
     _rule(("get", "list", "watch"), ("storage.k8s.io",), ("volumeattachments",)),
     _rule(_READ, ("",), ("namespaces",)),
     _rule(_READ, ("storage.k8s.io",), ("csidrivers", "csistoragecapacities")),
+    # system:kube-scheduler, with the DynamicResourceAllocation gate on
+    _rule(_READ, ("resource.k8s.io",), ("deviceclasses",)),
+    _rule(_READ_UPDATE, ("resource.k8s.io",), ("resourceclaims",)),
+    _rule(_READ_UPDATE, ("resource.k8s.io",), ("resourceclaims/status",)),
+    _rule(("update",), ("",), ("pods/finalizers",)),
+    _rule(_READ, ("resource.k8s.io",), ("resourceslices",)),
     # system:volume-scheduler
     _rule(_READ_UPDATE, ("",), ("persistentvolumes", "persistentvolumeclaims")),
     _rule(_READ, ("storage.k8s.io",), ("storageclasses",)),

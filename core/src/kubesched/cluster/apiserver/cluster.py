@@ -22,6 +22,7 @@ from attrs import evolve
 from kubesched.api import (
     Controller,
     CSINode,
+    DeviceClass,
     Namespace,
     Node,
     PersistentVolume,
@@ -30,12 +31,16 @@ from kubesched.api import (
     PodCondition,
     PodDisruptionBudget,
     PriorityClass,
+    ResourceClaim,
+    ResourceSlice,
     Service,
     StorageClass,
     VolumeAttachment,
 )
+from kubesched.cluster.apiserver.claims import ClaimWriter
 from kubesched.cluster.apiserver.kinds import (
     CSI_NODES,
+    DEVICE_CLASSES,
     KINDS,
     NAMESPACES,
     NODES,
@@ -44,6 +49,8 @@ from kubesched.cluster.apiserver.kinds import (
     PERSISTENT_VOLUMES,
     PODS,
     PRIORITY_CLASSES,
+    RESOURCE_CLAIMS,
+    RESOURCE_SLICES,
     SERVICES,
     STORAGE_CLASSES,
     VOLUME_ATTACHMENTS,
@@ -82,6 +89,7 @@ class ApiServerCluster:
             for kind in self.kinds
         }
         self.writer = PodWriter(session, self.stores, asynchronous_status=asynchronous_status)
+        self.claim_writer = ClaimWriter(session)
         self._bound: dict[str, str] = {}
         """Pod uid -> the node a binding this scheduler wrote put it on, until watched."""
         self._tasks: list[Any] = []
@@ -190,6 +198,37 @@ class ApiServerCluster:
             return None
         found: Controller | None = self.stores.get(followed, f"{namespace}/{name}")
         return found
+
+    # -- resource.k8s.io (DynamicResources' ResourceReader) ----------------------------
+
+    def device_classes(self) -> Sequence[DeviceClass]:
+        return self.stores.objects(DEVICE_CLASSES) if DEVICE_CLASSES in self.kinds else []
+
+    def get_device_class(self, name: str) -> DeviceClass | None:
+        found: DeviceClass | None = self.stores.get(DEVICE_CLASSES, name)
+        return found
+
+    def resource_slices(self) -> Sequence[ResourceSlice]:
+        return self.stores.objects(RESOURCE_SLICES) if RESOURCE_SLICES in self.kinds else []
+
+    def get_resource_claim(self, namespace: str, name: str) -> ResourceClaim | None:
+        key = f"{namespace}/{name}"
+        return self.claim_writer.current(key, self.stores.get_versioned(RESOURCE_CLAIMS, key))
+
+    def resource_claims(self) -> Sequence[ResourceClaim]:
+        if RESOURCE_CLAIMS not in self.kinds:
+            return []
+        watched = self.stores.objects_versioned(RESOURCE_CLAIMS)
+        if not self.claim_writer.pending():
+            return [claim for _, claim in watched.values()]
+        found = (self.claim_writer.current(key, seen) for key, seen in watched.items())
+        return [claim for claim in found if claim is not None]
+
+    def update_resource_claim_status(self, claim: ResourceClaim) -> ResourceClaim:
+        """Write the claim's allocation and reservations (and the finalizer that goes with
+        an allocation) through the API server; the claim as written."""
+        base = self.get_resource_claim(claim.metadata.namespace, claim.metadata.name)
+        return self.claim_writer.write(base, claim)
 
     def objects(self, kind: Kind) -> list[Any]:
         """Every object of a followed kind."""

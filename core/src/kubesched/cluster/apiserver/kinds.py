@@ -15,6 +15,7 @@ from attrs import frozen
 
 from kubesched.api import (
     CSINode,
+    DeviceClass,
     Namespace,
     Node,
     PersistentVolume,
@@ -24,6 +25,8 @@ from kubesched.api import (
     PriorityClass,
     ReplicaSet,
     ReplicationController,
+    ResourceClaim,
+    ResourceSlice,
     Service,
     StatefulSet,
     StorageClass,
@@ -89,10 +92,21 @@ STORAGE_KINDS = (
 )
 """What the volume plugins read."""
 
+RESOURCE_API = "resource.k8s.io/v1"
+DEVICE_CLASSES = Kind("DeviceClass", RESOURCE_API, "deviceclasses", DeviceClass, False)
+RESOURCE_CLAIMS = Kind("ResourceClaim", RESOURCE_API, "resourceclaims", ResourceClaim, True)
+RESOURCE_SLICES = Kind("ResourceSlice", RESOURCE_API, "resourceslices", ResourceSlice, False)
+DRA_KINDS = (DEVICE_CLASSES, RESOURCE_CLAIMS, RESOURCE_SLICES)
+"""What DynamicResources reads. ResourceClaimTemplates are not among them: the
+resource-claim controller makes a pod's claims from them, the scheduler waits for the claims
+(upstream's system:kube-scheduler role may not even read templates)."""
+
 NAMESPACES = Kind("Namespace", "v1", "namespaces", Namespace, namespaced=False)
 """Followed only when asked for (`kinds=`): pod affinity's namespaceSelector reads them."""
 
-KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, *STORAGE_KINDS, *WORKLOADS)
+KINDS: tuple[Kind, ...] = (NODES, PODS, PDBS, *STORAGE_KINDS, *WORKLOADS, *DRA_KINDS)
 """Every kind followed, in the order their first listing is waited for: exactly what upstream's
-system:kube-scheduler and system:volume-scheduler roles allow to list and watch. PriorityClasses
-are not among them: admission has put each pod's priority in its spec already."""
+system:kube-scheduler and system:volume-scheduler roles allow to list and watch (the
+resource.k8s.io kinds by the rules the DynamicResourceAllocation gate adds, locked on in
+v1.35). PriorityClasses are not among them: admission has put each pod's priority in its spec
+already."""

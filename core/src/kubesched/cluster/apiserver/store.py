@@ -84,6 +84,16 @@ class Stores:
             found = self._objects.get(kind.name, {}).get(key)
             return found[1] if found is not None else None
 
+    def get_versioned(self, kind: Kind, key: str) -> tuple[str, Any] | None:
+        """(resourceVersion, object) of a followed kind at this key, or None."""
+        with self._lock:
+            return self._objects.get(kind.name, {}).get(key)
+
+    def objects_versioned(self, kind: Kind) -> dict[str, tuple[str, Any]]:
+        """Every object of a followed kind by key, with its resourceVersion."""
+        with self._lock:
+            return dict(self._objects.get(kind.name, {}))
+
     def get_pod(self, uid: str) -> Pod | None:
         with self._lock:
             return self._pods_by_uid.get(uid)
