@@ -45,10 +45,12 @@ class FilterPhase(PreFilterPhase):
     _nominator: PodNominator | None
     _filter: tuple[PluginCall, ...]
     _filter_batch: Mapping[str, PluginCall]
+    _filter_reasons: Mapping[str, PluginCall]
 
     def _prepare_filter(self, plans: Plans) -> None:
         self._filter = plans["filter"]
         self._filter_batch = {c.plugin: c for c in plans["filter_batch"]}
+        self._filter_reasons = {c.plugin: c for c in plans.get("filter_batch_reasons", ())}
 
     # -- Filter, one node --------------------------------------------------------------
 
@@ -273,7 +275,10 @@ class FilterPhase(PreFilterPhase):
         nominated = special or set()
 
         def explain(rejected: list[int]) -> FilterOutcome:
-            return self._visit(steps, state, pod, node_infos, rejected, len(rejected), nominated)
+            known = self._reasons_in_batch(steps, state, pod, table, rejected, nominated)
+            return self._visit(
+                steps, state, pod, node_infos, rejected, len(rejected), nominated, known
+            )
 
         feasible, unexplained = visited[flags[:processed]], visited[~flags[:processed]]
         if error is not None:  # the failing row is not a rejection; the cycle stops
@@ -361,6 +366,117 @@ class FilterPhase(PreFilterPhase):
         flags[np.asarray(where, dtype=np.intp)] &= np.asarray(fits, dtype=bool)
         return True
 
+    def _reasons_in_batch(
+        self,
+        steps: list[_Step],
+        state: CycleState,
+        pod: Pod,
+        table: NodeTable,
+        rejected: list[int],
+        special: Container[int],
+    ) -> dict[int, Status]:
+        """The statuses of rejected rows that `filter_batch_reasons` can give, one call per
+        plugin: each row's first rejecting plugin must have the hook. A row with nominated
+        pods (`special`) is judged as the per-node visit judges it: on a copy of its node
+        with those pods added, and on the node itself when the copy passes; only when no
+        PreFilter AddPod extension is active (adding pods leaves the state alone). Rows the
+        hook gives no rejection for are left out: the per-node visit works them out."""
+        if not self._filter_reasons or not any(
+            call.plugin in self._filter_reasons for _fn, _mask, call in steps
+        ):
+            return {}
+        plain = [r for r in rejected if r not in special]
+        nominated = [r for r in rejected if r in special]
+        known: dict[int, Status] = {}
+        extensions = self.pre_filter_extensions_active(state)
+        if nominated and self._nominator is not None and not extensions:
+            known, passed = self._nominated_reasons(state, pod, table, nominated)
+            plain += passed
+        masks = [mask for _fn, mask, _call in steps]
+        known.update(self._reasons_by_first_rejection(steps, masks, state, pod, table, plain))
+        return known
+
+    def _nominated_reasons(
+        self, state: CycleState, pod: Pod, table: NodeTable, rows: list[int]
+    ) -> tuple[dict[int, Status], list[int]]:
+        """Reasons of rows with nominated pods, on copies with those pods added; also the
+        rows whose copy passes (or that count no nominated pod): their reason is the
+        node's own."""
+        assert self._nominator is not None
+        uid, priority = pod.metadata.uid, pod.priority
+        copies: list[NodeInfo] = []
+        where: list[int] = []
+        passed: list[int] = []
+        for r in rows:
+            node_info = table.node_infos[r]
+            counted = [
+                pi
+                for pi in self._nominator.nominated_pods_for_node(node_info.name)
+                if pi.pod.priority >= priority and pi.uid != uid
+            ]
+            if not counted:
+                passed.append(r)
+                continue
+            copy = node_info.snapshot()
+            for pi in counted:
+                copy.add_pod_info(pi)
+            copies.append(copy)
+            where.append(r)
+        if not copies:
+            return {}, passed
+        copy_table = NodeTable(copies)
+        copy_masks = self._batch_masks(state, pod, copy_table)
+        if isinstance(copy_masks, Status):
+            return {}, passed
+        copy_steps = self._steps(state, copy_masks)
+        masks = [mask for _fn, mask, _call in copy_steps]
+        every = np.ones(len(copies), dtype=bool)
+        for mask in masks:
+            if mask is None:
+                return {}, passed
+            np.logical_and(every, mask, out=every)
+        passed += [where[j] for j in np.flatnonzero(every).tolist()]
+        failing = np.flatnonzero(~every).tolist()
+        found = self._reasons_by_first_rejection(copy_steps, masks, state, pod, copy_table, failing)
+        return {where[j]: status for j, status in found.items()}, passed
+
+    def _reasons_by_first_rejection(
+        self,
+        steps: list[_Step],
+        masks: Sequence[Mask | None],
+        state: CycleState,
+        pod: Pod,
+        table: NodeTable,
+        rows: list[int],
+    ) -> dict[int, Status]:
+        """Rows grouped by the first plugin whose mask rejects them; each group's statuses
+        from that plugin's `filter_batch_reasons` when it has one."""
+        first: dict[int, list[int]] = {}
+        for r in rows:
+            for i, mask in enumerate(masks):
+                if mask is not None and not mask[r]:
+                    first.setdefault(i, []).append(r)
+                    break
+        known: dict[int, Status] = {}
+        for i, group in first.items():
+            call = steps[i][2]
+            reasons_call = self._filter_reasons.get(call.plugin)
+            if reasons_call is None:
+                continue
+            try:
+                statuses = list(reasons_call(state, pod, table, np.asarray(group, dtype=np.intp)))
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # the per-node form then gives the reason (or the error)
+                continue
+            if len(statuses) != len(group):
+                continue
+            for r, value in zip(group, statuses, strict=True):
+                status = None if value is None else _filter_status(call, value)
+                if status is not None and status.is_rejected():
+                    known[r] = status
+        return known
+
     def _visit(
         self,
         steps: list[_Step],
@@ -370,14 +486,17 @@ class FilterPhase(PreFilterPhase):
         rows: Iterable[int],
         limit: int,
         special: Container[int] = (),
+        known: Mapping[int, Status] | None = None,
     ) -> FilterOutcome:
         """The one per-node Filter loop: visit `rows` in order until `limit` nodes pass.
 
         Each plugin is asked through its mask when it has one (and its per-node form only
         for the reason of a node the mask rejects), else through its per-node form; the
         first rejection or error on a node decides it. Rows in `special` (nodes with
-        nominated pods) are filtered with and without those pods.
+        nominated pods) are filtered with and without those pods. Rows in `known` already
+        have their status (a batch form's reason).
         """
+        known = known or {}
         feasible: list[int] = []
         statuses: dict[str, Status] = {}
         processed = 0
@@ -387,7 +506,9 @@ class FilterPhase(PreFilterPhase):
             processed += 1
             node_info = node_infos[r]
             status: Status | None = None
-            if r in special:
+            if r in known:
+                status = known[r]
+            elif r in special:
                 status = self.run_filter_plugins_with_nominated_pods(state, pod, node_info)
             else:
                 for fn, mask, call in steps:
