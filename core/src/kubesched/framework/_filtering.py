@@ -452,11 +452,17 @@ class FilterPhase(PreFilterPhase):
         """Rows grouped by the first plugin whose mask rejects them; each group's statuses
         from that plugin's `filter_batch_reasons` when it has one."""
         first: dict[int, list[int]] = {}
-        for r in rows:
-            for i, mask in enumerate(masks):
-                if mask is not None and not mask[r]:
-                    first.setdefault(i, []).append(r)
-                    break
+        if not rows:
+            return {}
+        picked = np.asarray(rows, dtype=np.intp)
+        undecided = np.ones(len(picked), dtype=bool)
+        for i, mask in enumerate(masks):
+            if mask is None:
+                break  # a plugin without a mask: the per-node visit decides the rest
+            rejects = undecided & ~mask[picked]
+            if rejects.any():
+                first[i] = picked[rejects].tolist()
+                undecided &= ~rejects
         known: dict[int, Status] = {}
         for i, group in first.items():
             call = steps[i][2]
