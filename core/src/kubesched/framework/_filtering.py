@@ -77,9 +77,24 @@ class FilterPhase(PreFilterPhase):
         return status
 
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
-        """Every Filter plugin in order on one node; the first rejection or error wins."""
-        outcome = self._visit(self._steps(state), state, pod, [node_info], (0,), 1)
-        return outcome.error or next(iter(outcome.statuses.values()), None)
+        """Every Filter plugin in order on one node; the first rejection or error wins.
+        (The per-node visit's loop for one row, without its bookkeeping: preemption's dry
+        run asks this several times for every node it tries.)"""
+        skip = state.skip_filter_plugins
+        for call in self._filter:
+            if call.plugin in skip:
+                continue
+            try:
+                value = call.fn(state, pod, node_info)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
+                return call.failed(exc)
+            if value is not None:
+                status = _filter_status(call, value)
+                if status is not None:
+                    return status
+        return None
 
     def _add_nominated_pods(
         self, state: CycleState, pod: Pod, node_info: NodeInfo
