@@ -131,6 +131,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/faults.py")
     session.run("python", "benchmarks/preemption.py")
     session.run("python", "benchmarks/scheduler_perf_more.py")
+    session.run("python", "benchmarks/scheduler_perf_churn.py")
     session.run("python", "benchmarks/scale.py")
     session.run("python", "benchmarks/replay.py")
     session.run("python", "benchmarks/report_page.py")  # needs /usr/bin/chromium
@@ -159,6 +160,7 @@ def bench_quick(session: nox.Session) -> None:
     session.run("python", "benchmarks/faults.py", "--quick")
     session.run("python", "benchmarks/preemption.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/scheduler_perf_more.py", "--quick")
+    session.run("python", "benchmarks/scheduler_perf_churn.py", "--quick")
     session.run("python", "benchmarks/scale.py", "--quick", "--repeat", "1")
     session.run("python", "benchmarks/replay.py", "--quick")
     session.run("python", "benchmarks/sweep.py", "--quick")

@@ -1,6 +1,6 @@
 """Properties on random clusters: the batch forms equal the per-node forms (verdicts, the
-reasons derived from the insufficient-resource matrix, scores), and a pod that passes
-Filter never overcommits the node in anything it requests."""
+reasons derived from the insufficient-resource matrix, filter_batch_reasons, scores),
+and a pod that passes Filter never overcommits the node in anything it requests."""
 
 from __future__ import annotations
 
@@ -144,6 +144,9 @@ def check_batch_agrees(plugin: NodeResourcesFit, pod: Pod, infos: list[NodeInfo]
         assert matrix.insufficient_at(row) == node_shortages(
             state.read_as(PRE_FILTER_STATE_KEY, FitCheck), table.node_infos[row]
         )
+    rejected = np.flatnonzero(~mask)[::-1]  # any order: the hook answers in the order given
+    reasons = plugin.filter_batch_reasons(state, pod, table, rejected)
+    assert [_shown(s) for s in reasons] == [_shown(verdicts[r]) for r in rejected]
     rows = np.arange(len(infos), dtype=np.intp)[::-1]
     scores = plugin.score_batch(state, pod, table, rows)
     assert scores.dtype == np.int64

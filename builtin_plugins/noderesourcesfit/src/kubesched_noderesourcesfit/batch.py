@@ -13,9 +13,11 @@ from collections.abc import Iterable, Iterator, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from kubesched.api import PODS
 from kubesched.framework import NodeTable
 from kubesched_noderesourcesfit.args import ScoringStrategy
 from kubesched_noderesourcesfit.fit import (
+    TOO_MANY_PODS,
     Comparison,
     FitCheck,
     InsufficientResource,
@@ -80,6 +82,29 @@ class InsufficientMatrix:
             for name, amount, used, capacity, short in self._compared
             if short[row]
         ]
+
+
+def shortage_reasons(
+    check: FitCheck, table: NodeTable, rows: NDArray[np.intp]
+) -> list[tuple[bool, tuple[str, ...]]]:
+    """For each of `rows`: (unresolvable, reasons) of what its node lacks, equal to
+    `fit.node_shortages` on that node (reasons in upstream's order; no reasons when
+    nothing is short)."""
+    columns: list[tuple[str, list[bool], list[bool]]] = []
+    for name, amount, _used, capacity, short in _compare(check, table):
+        short_rows = np.asarray(short)[rows].tolist()
+        if name == PODS:
+            never = [False] * len(rows)
+            columns.append((TOO_MANY_PODS, short_rows, never))
+            continue
+        unresolvable = (amount > np.asarray(capacity)[rows]).tolist()
+        columns.append((f"Insufficient {name}", short_rows, unresolvable))
+    found: list[tuple[bool, tuple[str, ...]]] = []
+    for j in range(len(rows)):
+        reasons = tuple(reason for reason, short, _ in columns if short[j])
+        unresolvable = any(short[j] and unres[j] for _, short, unres in columns)
+        found.append((unresolvable, reasons))
+    return found
 
 
 def score_batch(

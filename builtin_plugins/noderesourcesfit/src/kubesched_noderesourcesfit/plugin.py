@@ -27,7 +27,12 @@ from kubesched.framework import (
 )
 from kubesched_noderesourcesfit import hints
 from kubesched_noderesourcesfit.args import NodeResourcesFitArgs
-from kubesched_noderesourcesfit.batch import InsufficientMatrix, fits_batch, score_batch
+from kubesched_noderesourcesfit.batch import (
+    InsufficientMatrix,
+    fits_batch,
+    score_batch,
+    shortage_reasons,
+)
 from kubesched_noderesourcesfit.fit import (
     FitCheck,
     InsufficientResource,
@@ -108,6 +113,21 @@ class NodeResourcesFit:
     @kubesched.hookimpl
     def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
         return fits_batch(_read(state, PRE_FILTER_STATE_KEY, FitCheck), table)
+
+    @kubesched.hookimpl
+    def filter_batch_reasons(
+        self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
+    ) -> list[Status | None]:
+        check = _read(state, PRE_FILTER_STATE_KEY, FitCheck)
+        return [
+            Status(
+                Code.UNSCHEDULABLE_AND_UNRESOLVABLE if unresolvable else Code.UNSCHEDULABLE,
+                *reasons,
+            )
+            if reasons
+            else None
+            for unresolvable, reasons in shortage_reasons(check, table, rows)
+        ]
 
     def insufficient_matrix(self, state: CycleState, table: NodeTable) -> InsufficientMatrix:
         """What every row lacks for the pod PreFilter saw: filter_batch's mask and each

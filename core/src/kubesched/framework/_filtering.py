@@ -26,8 +26,10 @@ from kubesched.framework._filter_outcome import (
     _describe,
     _filter_status,
 )
+from kubesched.framework._filter_reasons import reasons_in_batch
 from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
+from kubesched.framework._nominated_filter import check_nominated
 from kubesched.framework._plans import Plans
 from kubesched.framework._plugin_calls import PluginCall, quote
 from kubesched.framework._prefiltering import PreFilterPhase
@@ -47,10 +49,12 @@ class FilterPhase(PreFilterPhase):
     _filter_batch: Mapping[str, PluginCall]
     feasible_mask: Callable[[CycleState, Pod, NodeTable], Mask | Status]
     """Preemption's many-node filter, without reasons (`_feasible_mask`)."""
+    _filter_reasons: Mapping[str, PluginCall]
 
     def _prepare_filter(self, plans: Plans) -> None:
         self._filter = plans["filter"]
         self._filter_batch = {c.plugin: c for c in plans["filter_batch"]}
+        self._filter_reasons = {c.plugin: c for c in plans.get("filter_batch_reasons", ())}
 
     # -- Filter, one node --------------------------------------------------------------
 
@@ -77,9 +81,25 @@ class FilterPhase(PreFilterPhase):
         return status
 
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
-        """Every Filter plugin in order on one node; the first rejection or error wins."""
-        outcome = self._visit(self._steps(state), state, pod, [node_info], (0,), 1)
-        return outcome.error or next(iter(outcome.statuses.values()), None)
+        """Every Filter plugin in order on one node; the first rejection or error wins.
+        (The per-node visit's loop for one row, without its bookkeeping: preemption's dry
+        run asks this several times for every node it tries.)"""
+        skip = state.skip_filter_plugins
+        for call in self._filter:
+            if call.plugin in skip:
+                continue
+            self._count(call.plugin, "Filter", 1)
+            try:
+                value = call.fn(state, pod, node_info)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
+                return call.failed(exc)
+            if value is not None:
+                status = _filter_status(call, value)
+                if status is not None:
+                    return status
+        return None
 
     def _add_nominated_pods(
         self, state: CycleState, pod: Pod, node_info: NodeInfo
@@ -232,7 +252,7 @@ class FilterPhase(PreFilterPhase):
         stop = len(order)
         error: Status | None = None
         if special:
-            checked = self._check_nominated(state, pod, node_infos, order, flags, limit, special)
+            checked = check_nominated(self, state, pod, node_infos, order, flags, limit, special)
             stop, error = checked
         processed = stop
         if limit < stop:
@@ -243,8 +263,17 @@ class FilterPhase(PreFilterPhase):
         nominated = special or set()
 
         def explain(rejected: list[int]) -> FilterOutcome:
+            known = reasons_in_batch(self, steps, state, pod, table, rejected, nominated)
             return self._visit(
-                steps, state, pod, node_infos, rejected, len(rejected), nominated, count=False
+                steps,
+                state,
+                pod,
+                node_infos,
+                rejected,
+                len(rejected),
+                nominated,
+                known,
+                count=False,
             )
 
         self._count_masked(steps, visited)
@@ -258,82 +287,6 @@ class FilterPhase(PreFilterPhase):
             outcome.explain_rejected()
         return outcome
 
-    def _check_nominated(
-        self,
-        state: CycleState,
-        pod: Pod,
-        node_infos: Sequence[NodeInfo],
-        order: NDArray[np.intp],
-        flags: Mask,
-        limit: int,
-        special: set[int],
-    ) -> tuple[int, Status | None]:
-        """Clear `flags` where a special row fails with its nominated pods counted; returns
-        how far the visit may go (the whole order, or up to the row whose Filter failed
-        with an Error) and that Error."""
-        positions = np.flatnonzero(np.isin(order, np.fromiter(special, dtype=np.intp)) & flags)
-        if not len(positions):
-            return len(order), None
-        if self._check_nominated_batch(state, pod, node_infos, order, flags, positions):
-            return len(order), None
-        before = np.cumsum(flags) - 1
-        removed = 0
-        for p in positions.tolist():
-            if int(before[p]) - removed >= limit:
-                break
-            node_info = node_infos[int(order[p])]
-            added, state_with, node_with, status = self._add_nominated_pods(state, pod, node_info)
-            if status is None and added:
-                status = self.run_filter_plugins(state_with, pod, node_with)
-            if status is None:
-                continue
-            flags[p] = False
-            removed += 1
-            if not status.is_rejected():
-                return p + 1, status
-        return len(order), None
-
-    def _check_nominated_batch(
-        self,
-        state: CycleState,
-        pod: Pod,
-        node_infos: Sequence[NodeInfo],
-        order: NDArray[np.intp],
-        flags: Mask,
-        positions: NDArray[np.intp],
-    ) -> bool:
-        """`_check_nominated` in one batch Filter over copies of those nodes with their
-        nominated pods added, when adding them leaves the cycle state alone (no active
-        PreFilter AddPod). Rows past where the visit stops are checked too, harmlessly:
-        the visit never reaches them. False (nothing done) when it cannot be used or a
-        plugin failed: the row by row check then finds the failing row."""
-        if self._nominator is None or self.pre_filter_extensions_active(state):
-            return False
-        uid, priority = pod.metadata.uid, pod.priority
-        copies: list[NodeInfo] = []
-        where: list[int] = []
-        for p in positions.tolist():
-            node_info = node_infos[int(order[p])]
-            counted = [
-                pi
-                for pi in self._nominator.nominated_pods_for_node(node_info.name)
-                if pi.pod.priority >= priority and pi.uid != uid
-            ]
-            if not counted:
-                continue
-            copy = node_info.snapshot()
-            for pi in counted:
-                copy.add_pod_info(pi)
-            copies.append(copy)
-            where.append(p)
-        if not copies:
-            return True
-        fits = self.feasible_mask(state, pod, NodeTable(copies))
-        if isinstance(fits, Status):
-            return False
-        flags[np.asarray(where, dtype=np.intp)] &= np.asarray(fits, dtype=bool)
-        return True
-
     def _visit(
         self,
         steps: list[_Step],
@@ -343,6 +296,7 @@ class FilterPhase(PreFilterPhase):
         rows: Iterable[int],
         limit: int,
         special: Container[int] = (),
+        known: Mapping[int, Status] | None = None,
         *,
         count: bool = True,
     ) -> FilterOutcome:
@@ -351,9 +305,11 @@ class FilterPhase(PreFilterPhase):
         Each plugin is asked through its mask when it has one (and its per-node form only
         for the reason of a node the mask rejects), else through its per-node form; the
         first rejection or error on a node decides it. Rows in `special` (nodes with
-        nominated pods) are filtered with and without those pods. Each plugin asked about
-        a node counts one evaluation (`count`: not when the rows were counted already).
+        nominated pods) are filtered with and without those pods. Rows in `known` already
+        have their status (a batch form's reason). Each plugin asked about a node counts
+        one evaluation (`count`: not when the rows were counted already).
         """
+        known = known or {}
         feasible: list[int] = []
         statuses: dict[str, Status] = {}
         processed = 0
@@ -364,7 +320,9 @@ class FilterPhase(PreFilterPhase):
             processed += 1
             node_info = node_infos[r]
             status: Status | None = None
-            if r in special:
+            if r in known:
+                status = known[r]
+            elif r in special:
                 status = self.run_filter_plugins_with_nominated_pods(state, pod, node_info)
             else:
                 for i, (fn, mask, call) in enumerate(steps):

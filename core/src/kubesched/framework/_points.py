@@ -56,7 +56,7 @@ EXTENSION_POINTS: tuple[ExtensionPoint, ...] = (
         True,
         0,
     ),
-    _point("filter", "Filter", ("filter", "filter_batch"), True, 1),
+    _point("filter", "Filter", ("filter", "filter_batch", "filter_batch_reasons"), True, 1),
     _point("postFilter", "PostFilter", ("post_filter",), False, 2),
     _point("preScore", "PreScore", ("pre_score",), False, 4),
     _point("score", "Score", ("score", "score_batch", "normalize_score"), False, 5),

@@ -107,8 +107,21 @@ def filter(state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
 def filter_batch(state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
     """Batch Filter (optional): a boolean mask over every row of `table`, True = passes.
 
-    Must agree with `filter` on every node. The runtime asks `filter` for the
-    reasons of the rejected nodes it reports.
+    Must agree with `filter` on every node. The runtime asks `filter` (or
+    `filter_batch_reasons`) for the reasons of the rejected nodes it reports.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def filter_batch_reasons(
+    state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
+) -> Sequence[Status | None]:
+    """Batch Filter reasons (optional, with `filter_batch`): for each of `rows` (rows
+    `filter_batch` rejected), in that order, the Status `filter` returns on that row's
+    node: same code, same reasons. The runtime uses it instead of calling `filter` row by
+    row when it needs the reasons of many rejected nodes; a result of the wrong length, a
+    raise, or a row given no rejection falls back to `filter` for those rows.
     """
     raise NotImplementedError
 

@@ -36,6 +36,7 @@ from kubesched.config import DEFAULT_SCHEDULER_NAME
 from kubesched.errors import PluginError
 from kubesched.features import DEFAULT_FEATURE_GATES, FeatureGates
 from kubesched.framework._cycle_state import CycleState
+from kubesched.framework._node_table import NodeTable
 from kubesched.framework._profile import EffectiveProfile
 from kubesched.framework._registry import Registry, hooks_of, points_of
 from kubesched.framework._runtime import Framework
@@ -355,6 +356,8 @@ def assert_batch_agrees(
         passes = {name: status is None for name, status in harness.filter(pod).items()}
         batch = dict(zip(table.names, np.asarray(mask, dtype=bool).tolist(), strict=True))
         _assert_same(harness.name, "filter_batch", batch, "filter", passes)
+        if "filter_batch_reasons" in implemented:
+            _assert_reasons_agree(harness, pod, table, batch)
     if "score_batch" in implemented:
         per_node = harness.score(pod, normalize=False)
         if harness.name in harness.state.skip_score_plugins:
@@ -363,6 +366,26 @@ def assert_batch_agrees(
         scores = harness.hooks.score_batch(state=harness.state, pod=pod, table=table, rows=rows)[0]
         batch = dict(zip(table.names, np.asarray(scores).tolist(), strict=True))
         _assert_same(harness.name, "score_batch", batch, "score", per_node)
+
+
+def _assert_reasons_agree(
+    harness: PluginHarness[Any], pod: Pod, table: NodeTable, passes: Mapping[str, bool]
+) -> None:
+    """`filter_batch_reasons` on the rows `filter_batch` rejected gives, row by row, the
+    code and reasons `filter` gives."""
+    rejected = [table.index[name] for name in table.names if not passes[name]]
+    rows = np.asarray(rejected, dtype=np.intp)
+    found = harness.hooks.filter_batch_reasons(
+        state=harness.state, pod=pod, table=table, rows=rows
+    )[0]
+    per_node = harness.filter(pod)
+
+    def shown(status: Status | None) -> tuple[str, tuple[str, ...]] | None:
+        return None if status is None else (status.code.name, tuple(status.reasons))
+
+    batch = {table.names[r]: shown(s) for r, s in zip(rejected, list(found), strict=True)}
+    expected = {table.names[r]: shown(per_node[table.names[r]]) for r in rejected}
+    _assert_same(harness.name, "filter_batch_reasons", batch, "filter", expected)
 
 
 def _assert_same(
