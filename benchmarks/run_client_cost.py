@@ -23,74 +23,31 @@ import asyncio
 import contextlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-SERVE = """
-import sys
-from kubesched.testing.apiserver import FakeApiServer
-with FakeApiServer() as server:
-    print(server.url, flush=True)
-    sys.stdin.read()
-"""
-TOKEN = "kubesched-test-token"
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _remote_apiserver import TOKEN, RemoteApiServer
 
 
-class Remote:
-    """The fake API server in a child process."""
-
-    def __init__(self, python: str) -> None:
-        self.process = subprocess.Popen(
-            [python, "-c", SERVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        assert self.process.stdout is not None
-        self.url = self.process.stdout.readline().strip()
-
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        request.add_header("Authorization", f"Bearer {TOKEN}")
-        request.add_header("Content-Type", "application/json")
-        with urllib.request.urlopen(request) as answer:
-            return json.loads(answer.read())
-
-    def pods(self, namespace: str, count: int) -> int:
-        """Create `count` pending pods; the resourceVersion before the first."""
-        version = int(
-            self.call("GET", f"/api/v1/namespaces/{namespace}/pods")["metadata"]["resourceVersion"]
-        )
-        for i in range(count):
-            pod = {
-                "apiVersion": "v1",
-                "kind": "Pod",
-                "metadata": {"name": f"p{i}", "namespace": namespace},
-                "spec": {"containers": [{"name": "c", "image": "pause"}]},
-            }
-            self.call("POST", f"/api/v1/namespaces/{namespace}/pods", pod)
-        return version
-
-    def kubeconfig(self, path: Path) -> str:
-        config = {
+def create_pending_pods(remote: RemoteApiServer, namespace: str, count: int) -> int:
+    """Create `count` pending pods; the resourceVersion before the first."""
+    listed = remote.call("GET", f"/api/v1/namespaces/{namespace}/pods")
+    version = int(listed["metadata"]["resourceVersion"])
+    for i in range(count):
+        pod = {
             "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [{"name": "b", "cluster": {"server": self.url}}],
-            "users": [{"name": "b", "user": {"token": TOKEN}}],
-            "contexts": [{"name": "b", "context": {"cluster": "b", "user": "b"}}],
-            "current-context": "b",
+            "kind": "Pod",
+            "metadata": {"name": f"p{i}", "namespace": namespace},
+            "spec": {"containers": [{"name": "c", "image": "pause"}]},
         }
-        path.write_text(json.dumps(config))
-        return str(path)
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(30)
+        remote.call("POST", f"/api/v1/namespaces/{namespace}/pods", pod)
+    return version
 
 
 def binding(namespace: str, name: str) -> dict[str, Any]:
@@ -299,13 +256,15 @@ async def kubernetes_asyncio_ops(url: str, kubeconfig: str, typed: bool) -> Ops:
     return bind, listing, watch_
 
 
-async def measure(remote: Remote, name: str, make: Callable[[], Awaitable[Ops]], pods: int) -> Any:
+async def measure(
+    remote: RemoteApiServer, name: str, make: Callable[[], Awaitable[Ops]], pods: int
+) -> Any:
     try:
         bind, listing, watch = await make()
     except ImportError:
         return None
     ns = name.replace("_", "-")
-    since = remote.pods(ns, pods)
+    since = create_pending_pods(remote, ns, pods)
     await listing(ns)  # warm up: connection, first request
     cpu = time.process_time()
     for i in range(pods):
@@ -332,11 +291,11 @@ def main() -> None:
     parser.add_argument("--clients", default="", help="comma-separated names; default: all")
     parser.add_argument("--server-python", default=os.environ.get("SERVER_PYTHON", sys.executable))
     args = parser.parse_args()
-    remote = Remote(args.server_python)
+    remote = RemoteApiServer(args.server_python)
     results: dict[str, Any] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            kubeconfig = remote.kubeconfig(Path(tmp) / "kubeconfig")
+            kubeconfig = str(remote.kubeconfig(Path(tmp) / "kubeconfig"))
             clients: dict[str, Callable[[], Awaitable[Ops]]] = {
                 "httpx": lambda: httpx_ops(remote.url, kubeconfig),
                 "lean": lambda: lean_ops(remote.url, kubeconfig),

@@ -19,29 +19,22 @@ import argparse
 import json
 import logging
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _remote_apiserver import RemoteApiServer
 
 from kubesched.api import unstructure
 from kubesched.cli.serve import ServeOptions, Server
 from kubesched.framework import default_registry
 from kubesched.profile import parse_profiles
 from kubesched.testing import make_node, make_pod
-from kubesched.testing.apiserver import TOKEN
-
-SERVE = """
-import sys
-from kubesched.testing.apiserver import FakeApiServer
-with FakeApiServer() as server:
-    print(server.url, flush=True)
-    sys.stdin.read()
-"""
 
 CONFIG = """
 apiVersion: kubescheduler.config.k8s.io/v1
@@ -52,55 +45,16 @@ profiles: [{schedulerName: bench}]
 """
 
 
-class Remote:
-    """The fake API server in a child process, driven over HTTP."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", SERVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        assert self.process.stdout is not None
-        self.url = self.process.stdout.readline().strip()
-
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        request.add_header("Authorization", f"Bearer {TOKEN}")
-        request.add_header("Content-Type", "application/json")
-        with urllib.request.urlopen(request) as answer:
-            return json.loads(answer.read())
-
-    def create(self, path: str, obj: Any) -> None:
-        self.call("POST", path, unstructure(obj))
-
-    def kubeconfig(self, path: Path) -> Path:
-        config = {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [{"name": "b", "cluster": {"server": self.url}}],
-            "users": [{"name": "b", "user": {"token": TOKEN}}],
-            "contexts": [{"name": "b", "context": {"cluster": "b", "user": "b"}}],
-            "current-context": "b",
-        }
-        path.write_text(json.dumps(config))
-        return path
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(30)
-
-
 def once(nodes: int, running: int, pending: int) -> dict[str, float]:
-    api = Remote()
+    api = RemoteApiServer()
     pods = "/api/v1/namespaces/default/pods"
     try:
         for i in range(nodes):
             node = make_node(f"n{i}").capacity(cpu="4", memory="32Gi", pods="110").obj()
-            api.create("/api/v1/nodes", node)
+            api.call("POST", "/api/v1/nodes", unstructure(node))
         for i in range(running):
             pod = make_pod(f"r{i}").node(f"n{i % nodes}").req(cpu="100m", memory="500Mi")
-            api.create(pods, pod.obj())
+            api.call("POST", pods, unstructure(pod.obj()))
         registry = default_registry()
         cfg, profiles = parse_profiles(CONFIG, registry)
         with tempfile.TemporaryDirectory() as tmp:
@@ -119,7 +73,7 @@ def once(nodes: int, running: int, pending: int) -> dict[str, float]:
             start = time.perf_counter()
             for i in range(pending):
                 pod = make_pod(f"p{i}").scheduler_name("bench").req(cpu="100m", memory="500Mi")
-                api.create(pods, pod.obj())
+                api.call("POST", pods, unstructure(pod.obj()))
             while api.call("GET", "/api/v1/pods?fieldSelector=spec.nodeName%3D")["items"]:
                 time.sleep(0.1)
             elapsed = time.perf_counter() - start

@@ -23,3 +23,21 @@ def output_option(
         show_default=True,
         help=help,
     )
+
+
+def seed_option() -> Callable[[F], F]:
+    """`--seed N`: the seed of tie-breaking (0 by default)."""
+    return click.option(
+        "--seed", type=int, default=0, show_default=True, help="Seed of tie-breaking."
+    )
+
+
+def cycle_timeout_option(default: float, help: str) -> Callable[[F], F]:
+    """`--cycle-timeout SECONDS`: how long one scheduling or binding cycle may take."""
+    return click.option(
+        "--cycle-timeout",
+        type=click.FloatRange(min=0),
+        default=default,
+        show_default=True,
+        help=help,
+    )

@@ -22,7 +22,7 @@ from rich.table import Table
 
 from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._json import dumps_indented
-from kubesched.cli._options import output_option
+from kubesched.cli._options import cycle_timeout_option, output_option, seed_option
 from kubesched.cli._progress import SimulatedTimeBar, format_seconds, loading
 from kubesched.cli.output import discovered_registry, stdout_console
 from kubesched.cli.simulate import check_writable
@@ -127,7 +127,7 @@ def _plot_path(path: Path | None) -> None:
     help="A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1); default profiles "
     "without it.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of tie-breaking.")
+@seed_option()
 @click.option(
     "--ties",
     type=click.Choice(TIE_RULES),
@@ -181,12 +181,9 @@ def _plot_path(path: Path | None) -> None:
     help="Stop at this simulated time (seconds or 6h, 1d is 24h); default: when nothing "
     "can change any more.",
 )
-@click.option(
-    "--cycle-timeout",
-    type=click.FloatRange(min=0),
-    default=DEFAULT_CYCLE_TIMEOUT,
-    show_default=True,
-    help="Wall-clock seconds a scheduling or binding cycle may take; 0 for no limit.",
+@cycle_timeout_option(
+    DEFAULT_CYCLE_TIMEOUT,
+    "Wall-clock seconds a scheduling or binding cycle may take; 0 for no limit.",
 )
 @click.option(
     "--html",

@@ -19,6 +19,7 @@ import click
 from attrs import evolve
 
 from kubesched.cli._feature_gates import feature_gates_option
+from kubesched.cli._options import cycle_timeout_option, seed_option
 from kubesched.cli.output import discovered_registry
 from kubesched.config import KubeSchedulerConfiguration
 from kubesched.errors import ConfigError, InputError
@@ -99,14 +100,11 @@ def apply_client_flags(
     default=None,
     help="Override leaderElection.leaderElect of the configuration.",
 )
-@click.option(
-    "--cycle-timeout",
-    type=click.FloatRange(min=0),
-    default=DEFAULT_CYCLE_TIMEOUT,
-    show_default=True,
-    help="Wall-clock seconds a scheduling or binding cycle may take; 0 for no limit.",
+@cycle_timeout_option(
+    DEFAULT_CYCLE_TIMEOUT,
+    "Wall-clock seconds a scheduling or binding cycle may take; 0 for no limit.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of tie-breaking.")
+@seed_option()
 @click.option(
     "--kube-api-qps",
     type=click.FloatRange(min=0),

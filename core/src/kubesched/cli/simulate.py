@@ -28,6 +28,7 @@ from kubesched.cli._explain_nodes import SUMMARY, explain_nodes
 from kubesched.cli._feature_gates import feature_gates_option
 from kubesched.cli._interrupt import progress, stage, write_atomically
 from kubesched.cli._json import dumps_indented, write_indented
+from kubesched.cli._options import cycle_timeout_option, seed_option
 from kubesched.cli._progress import ProgressBar, loading
 from kubesched.cli._selection import (
     NODE_CHOICES,
@@ -116,7 +117,7 @@ def _read(cluster: str, feature_gates: FeatureGates, stderr: Console) -> Cluster
     help="A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), or - for standard "
     "input; default profiles without it.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of tie-breaking.")
+@seed_option()
 @click.option(
     "--output",
     "-o",
@@ -174,12 +175,9 @@ def _read(cluster: str, feature_gates: FeatureGates, stderr: Console) -> Cluster
     type=click.Path(path_type=Path),
     help="Write the scheduler's metrics to this file (Prometheus text format).",
 )
-@click.option(
-    "--cycle-timeout",
-    type=click.FloatRange(min=0),
-    default=DEFAULT_CYCLE_TIMEOUT,
-    show_default=True,
-    help="Wall-clock seconds a scheduling or binding cycle may take before the plugin "
+@cycle_timeout_option(
+    DEFAULT_CYCLE_TIMEOUT,
+    "Wall-clock seconds a scheduling or binding cycle may take before the plugin "
     "running it fails that pod's cycle with an Error; 0 for no limit.",
 )
 @click.option(
