@@ -46,6 +46,7 @@ from kubesched.api import (
     NodeSelector,
     ResourceClaim,
     ResourceSlice,
+    node_selector_matches,
     parse_quantity,
 )
 from kubesched_dynamicresources.capacity import CapacityKey, share, status_amounts
@@ -55,7 +56,7 @@ from kubesched_dynamicresources.cel import (
     compile_selector,
 )
 from kubesched_dynamicresources.constraints import Constraint, claim_constraints
-from kubesched_dynamicresources.nodeselector import node_matches, node_name_selector
+from kubesched_dynamicresources.nodeselector import node_name_selector
 
 FROM_CLASS, FROM_CLAIM = "FromClass", "FromClaim"
 _TAINT_EFFECTS_THAT_BLOCK = ("NoSchedule", "NoExecute")
@@ -336,7 +337,10 @@ class Allocator:
                 reaches = (
                     (bool(spec.node_name) and spec.node_name == node.metadata.name)
                     or bool(spec.all_nodes)
-                    or (spec.node_selector is not None and node_matches(spec.node_selector, node))
+                    or (
+                        spec.node_selector is not None
+                        and node_selector_matches(spec.node_selector, node)
+                    )
                 )
                 if reaches:
                     found += self._slice_cache.candidates(driver, pool, resource_slice)
@@ -707,7 +711,11 @@ def _per_device_candidates(
     for device in resource_slice.spec.devices:
         local = bool(device.node_name) and device.node_name == node.metadata.name
         selector = device.node_selector
-        if local or device.all_nodes or (selector is not None and node_matches(selector, node)):
+        if (
+            local
+            or device.all_nodes
+            or (selector is not None and node_selector_matches(selector, node))
+        ):
             found.append(
                 Candidate(
                     DeviceID(driver, pool, device.name),

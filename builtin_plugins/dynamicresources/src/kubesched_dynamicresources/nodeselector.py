@@ -1,5 +1,4 @@
-"""Node selectors in allocations: matching (the public `node_selector_matches`) and the
-selector of one node by name."""
+"""The node selector an allocation of node-local devices carries."""
 
 from __future__ import annotations
 
@@ -7,11 +6,7 @@ from kubesched.api import (
     NodeSelector,
     NodeSelectorRequirement,
     NodeSelectorTerm,
-    node_selector_matches,
 )
-
-node_matches = node_selector_matches
-"""Upstream's nodeaffinity.NodeSelector.Match: any term matches."""
 
 
 def node_name_selector(name: str) -> NodeSelector:

@@ -20,6 +20,7 @@ from kubesched.api import (
     Pod,
     ResourceClaim,
     ResourceClaimStatus,
+    node_selector_matches,
 )
 from kubesched.errors import PluginError
 from kubesched.framework import (
@@ -66,7 +67,6 @@ from kubesched_dynamicresources.claims import (
     pod_claims,
     pod_reference,
 )
-from kubesched_dynamicresources.nodeselector import node_matches
 from kubesched_dynamicresources.scoring import pod_score
 
 NAME = "DynamicResources"
@@ -327,7 +327,7 @@ class DynamicResources:
         unavailable = [
             i
             for i, selector in enumerate(data.available_on)
-            if (selector is not None and not node_matches(selector, node))
+            if (selector is not None and not node_selector_matches(selector, node))
             or (self.features.binding_conditions and binding_failed(data.claims[i]))
         ]
         plan: Plan | None = None
@@ -394,8 +394,8 @@ class DynamicResources:
             return 0
         pending = len(data.allocator.claims) if data.allocator is not None else 0
         requests: list[list[str]] = [[] for _ in range(pending)]
-        for claim_index, request, _, _ in found[1].taken:
-            requests[claim_index].append(request)
+        for taken in found[1].taken:
+            requests[taken.claim_index].append(taken.request)
         return pod_score(data.claims, requests)
 
     @hookimpl

@@ -4,6 +4,7 @@ turn plugin results into statuses and masks."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from attrs import define, field
@@ -13,6 +14,9 @@ from kubesched.framework._plugin_calls import PluginCall, as_status, quote, wrap
 from kubesched.framework._status import Code, Status
 
 Mask = NDArray[np.bool_]
+
+Step = tuple[Any, "Mask | None", PluginCall]
+"""One Filter plugin as the visit asks it: its per-node form, its mask (or None), its call."""
 
 
 @define

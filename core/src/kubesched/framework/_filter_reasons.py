@@ -5,25 +5,37 @@ rejection for are left to the per-node visit of `_filtering`."""
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Container, Mapping, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from kubesched.api import Pod
 from kubesched.framework._cycle_state import CycleState
-from kubesched.framework._filter_outcome import Mask, _filter_status
+from kubesched.framework._filter_outcome import Mask, Step, _filter_status
+from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._nominated_filter import nominated_copies
+from kubesched.framework._plugin_calls import PluginCall
 from kubesched.framework._status import Status
 
-if TYPE_CHECKING:
-    from kubesched.framework._filtering import FilterPhase, _Step
+
+class Phase(Protocol):
+    """What the reasons need of the Filter phase (`_filtering.FilterPhase`)."""
+
+    _nominator: PodNominator | None
+    _filter_reasons: Mapping[str, PluginCall]
+
+    def pre_filter_extensions_active(self, state: CycleState) -> bool: ...
+    def _batch_masks(
+        self, state: CycleState, pod: Pod, table: NodeTable
+    ) -> dict[str, Mask] | Status: ...
+    def _steps(self, state: CycleState, masks: Mapping[str, Mask] | None = None) -> list[Step]: ...
 
 
 def reasons_in_batch(
-    phase: FilterPhase,
-    steps: list[_Step],
+    phase: Phase,
+    steps: list[Step],
     state: CycleState,
     pod: Pod,
     table: NodeTable,
@@ -53,7 +65,7 @@ def reasons_in_batch(
 
 
 def _nominated_reasons(
-    phase: FilterPhase, state: CycleState, pod: Pod, table: NodeTable, rows: list[int]
+    phase: Phase, state: CycleState, pod: Pod, table: NodeTable, rows: list[int]
 ) -> tuple[dict[int, Status], list[int]]:
     """Reasons of rows with nominated pods, on copies with those pods added; also the
     rows whose copy passes (or that count no nominated pod): their reason is the
@@ -83,8 +95,8 @@ def _nominated_reasons(
 
 
 def _reasons_by_first_rejection(
-    phase: FilterPhase,
-    steps: list[_Step],
+    phase: Phase,
+    steps: list[Step],
     masks: Sequence[Mask | None],
     state: CycleState,
     pod: Pod,

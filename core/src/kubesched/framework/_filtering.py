@@ -22,6 +22,7 @@ from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._filter_outcome import (
     FilterOutcome,
     Mask,
+    Step,
     _as_mask,
     _describe,
     _filter_status,
@@ -36,7 +37,6 @@ from kubesched.framework._prefiltering import PreFilterPhase
 from kubesched.framework._status import Code, Status
 from kubesched.framework._types import NodeInfo
 
-_Step = tuple[Any, "Mask | None", PluginCall]
 """One active Filter plugin in a visit: its function, its batch mask if any, its call."""
 
 
@@ -58,7 +58,7 @@ class FilterPhase(PreFilterPhase):
 
     # -- Filter, one node --------------------------------------------------------------
 
-    def _steps(self, state: CycleState, masks: Mapping[str, Mask] | None = None) -> list[_Step]:
+    def _steps(self, state: CycleState, masks: Mapping[str, Mask] | None = None) -> list[Step]:
         """The Filter plugins this cycle runs (PreFilter may skip some), with their masks."""
         skip = state.skip_filter_plugins
         return [
@@ -225,7 +225,7 @@ class FilterPhase(PreFilterPhase):
 
     def _filter_by_masks(
         self,
-        steps: list[_Step],
+        steps: list[Step],
         state: CycleState,
         pod: Pod,
         table: NodeTable,
@@ -289,7 +289,7 @@ class FilterPhase(PreFilterPhase):
 
     def _visit(
         self,
-        steps: list[_Step],
+        steps: list[Step],
         state: CycleState,
         pod: Pod,
         node_infos: Sequence[NodeInfo],
@@ -353,12 +353,12 @@ class FilterPhase(PreFilterPhase):
         self._count_asked(steps, asked, count)
         return FilterOutcome(np.array(feasible, dtype=np.intp), statuses, processed)
 
-    def _count_asked(self, steps: list[_Step], asked: list[int], count: bool) -> None:
+    def _count_asked(self, steps: list[Step], asked: list[int], count: bool) -> None:
         if count:
             for (_fn, _mask, call), n in zip(steps, asked, strict=True):
                 self._count(call.plugin, "Filter", n)
 
-    def _count_masked(self, steps: list[_Step], rows: NDArray[np.intp]) -> None:
+    def _count_masked(self, steps: list[Step], rows: NDArray[np.intp]) -> None:
         """Evaluations on `rows` of the plugins with masks, in order: a plugin is asked
         about the rows every plugin before it passed."""
         if self._metrics is None or not len(rows):

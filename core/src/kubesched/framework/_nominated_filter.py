@@ -5,7 +5,7 @@ pod itself) counted as running there, as upstream's RunFilterPluginsWithNominate
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,8 +18,20 @@ from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
 from kubesched.framework._types import NodeInfo
 
-if TYPE_CHECKING:
-    from kubesched.framework._filtering import FilterPhase
+
+class Phase(Protocol):
+    """What the check needs of the Filter phase (`_filtering.FilterPhase`)."""
+
+    _nominator: PodNominator | None
+
+    def pre_filter_extensions_active(self, state: CycleState) -> bool: ...
+    def feasible_mask(self, state: CycleState, pod: Pod, table: NodeTable) -> Mask | Status: ...
+    def run_filter_plugins(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo
+    ) -> Status | None: ...
+    def _add_nominated_pods(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo
+    ) -> tuple[bool, CycleState, NodeInfo, Status | None]: ...
 
 
 def nominated_copies(
@@ -50,7 +62,7 @@ def nominated_copies(
 
 
 def check_nominated(
-    phase: FilterPhase,
+    phase: Phase,
     state: CycleState,
     pod: Pod,
     node_infos: Sequence[NodeInfo],
@@ -86,7 +98,7 @@ def check_nominated(
 
 
 def _check_nominated_batch(
-    phase: FilterPhase,
+    phase: Phase,
     state: CycleState,
     pod: Pod,
     node_infos: Sequence[NodeInfo],
