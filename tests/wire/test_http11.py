@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -64,7 +65,10 @@ def run(answer: Answer, body: Callable[[Http11Pool, Server], Awaitable[None]]) -
             await pool.aclose()
             listening.close()
 
-    asyncio.run(main())
+    # A loop of its own in a thread of its own: the client runs on the scheduler's loop thread,
+    # and a test before this one in the same worker may have left this thread's loop state.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, main()).result()
     return server
 
 
