@@ -3,6 +3,7 @@ time the measured ones, sampled every second like scheduler_perf, and write the 
 
 from __future__ import annotations
 
+import argparse
 import cProfile
 import json
 import os
@@ -14,6 +15,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from _isolated import isolated
 
 from kubesched.api import Node, Pod
 from kubesched.cluster.memory import InMemoryCluster
@@ -137,3 +140,46 @@ def write_report(benchmark: str, output: Path, **fields: Any) -> dict[str, Any]:
     output.write_text(text + "\n")
     print(text)
     return report
+
+
+def rates(scheduled: int, seconds: float, cpu: float, sampler: Sampler) -> dict[str, Any]:
+    """What every workload's report gives about its speed: pods scheduled, per wall second
+    and per CPU second, and the rates sampled every second."""
+    return {
+        "scheduled": scheduled,
+        "seconds": round(seconds, 3),
+        "pods_per_second": round(scheduled / seconds, 1),
+        "cpu_seconds": round(cpu, 3),
+        "pods_per_cpu_second": round(scheduled / cpu, 1),
+        "samples": {
+            "count": len(sampler.samples),
+            "p50": percentile(sampler.samples, 50),
+            "p90": percentile(sampler.samples, 90),
+        },
+    }
+
+
+def workloads_main(
+    benchmark: str,
+    doc: str,
+    quick: Sequence[Any],
+    full: Sequence[Any],
+    run: Callable[[Any], dict[str, Any]],
+    argv: list[str] | None,
+) -> dict[str, Any]:
+    """The command line of a benchmark of named workloads: `--quick`, `--only NAME`,
+    `--output FILE`, `--repeat N` (the median run); each run in a process of its own."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small workloads, for CI")
+    parser.add_argument("--only", default="", help="run the workloads whose name contains this")
+    default = Path(__file__).parent / "results" / f"{benchmark}.json"
+    parser.add_argument("--output", type=Path, default=default, help="where to write the JSON")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per workload (median)")
+    args = parser.parse_args(argv)
+    chosen = [w for w in (quick if args.quick else full) if args.only in w.name]
+    return write_report(
+        benchmark,
+        args.output,
+        repeat=args.repeat,
+        workloads=[median_of(lambda w=w: isolated(run, w), args.repeat) for w in chosen],
+    )

@@ -29,14 +29,11 @@ Prints JSON and writes it to benchmarks/results/scheduler_perf_more.json.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from _isolated import isolated
-from _measure import Sampler, median_of, percentile, write_report
+from _measure import Sampler, rates, workloads_main
 from attrs import evolve, frozen
 from preemption import bound_claim
 from scheduling_basic import make_node, make_pod
@@ -70,7 +67,6 @@ from kubesched.framework import default_registry
 from kubesched.profile import build_simulation
 from kubesched.scheduler.outcome import SCHEDULED
 
-RESULTS = Path(__file__).parent / "results" / "scheduler_perf_more.json"
 EBS_DRIVER = "ebs.csi.aws.com"
 AWS_EBS_PLUGIN = "kubernetes.io/aws-ebs"
 VOLUME_KINDS = ("csi", "intree", "migrated")
@@ -223,34 +219,13 @@ def run(workload: Workload) -> dict[str, Any]:
         "nodes": workload.nodes,
         "init_pods": len(init),
         "measured_pods": workload.measured_pods,
-        "scheduled": scheduled,
-        "seconds": round(elapsed, 3),
-        "pods_per_second": round(scheduled / elapsed, 1),
-        "cpu_seconds": round(cpu, 3),
-        "pods_per_cpu_second": round(scheduled / cpu, 1),
         "upstream_threshold": workload.threshold,
-        "samples": {
-            "count": len(sampler.samples),
-            "p50": percentile(sampler.samples, 50),
-            "p90": percentile(sampler.samples, 90),
-        },
+        **rates(scheduled, elapsed, cpu, sampler),
     }
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small workloads, for CI")
-    parser.add_argument("--only", default="", help="run the workloads whose name contains this")
-    parser.add_argument("--output", type=Path, default=RESULTS, help="where to write the JSON")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per workload (median)")
-    args = parser.parse_args(argv)
-    workloads = [w for w in (QUICK if args.quick else FULL) if args.only in w.name]
-    return write_report(
-        "scheduler_perf_more",
-        args.output,
-        repeat=args.repeat,
-        workloads=[median_of(lambda w=w: isolated(run, w), args.repeat) for w in workloads],
-    )
+    return workloads_main("scheduler_perf_more", __doc__ or "", QUICK, FULL, run, argv)
 
 
 if __name__ == "__main__":
