@@ -29,7 +29,7 @@ import numpy as np
 
 from kubesched.api._list_items import LazyItems
 from kubesched.api._reading import ReadError, open_regular, read_file
-from kubesched.api._text import MAX_DEPTH, TextError, bracket_depth, key_count, parse_json
+from kubesched.api._text import MAX_DEPTH, bracket_depth, key_count, parse_json
 from kubesched.errors import InputError
 
 try:  # a compiled JSON reader, with wheels for every supported Python; optional all the same
@@ -169,14 +169,6 @@ class _StreamedItems(LazyItems):
         if self._length is None:
             self._length = sum(1 for _ in self._pieces())
         return self._length
-
-    def __iter__(self) -> Iterator[Any]:
-        try:
-            yield from self._items()
-        except TextError as exc:
-            raise InputError(
-                exc.message, file=self._name, document=exc.document, field=exc.field
-            ) from None
 
     def _pieces(self) -> Iterator[tuple[bytes, bool]]:
         """Each item's bytes, from `{` to `}`, as the cuts give them, and whether the text
