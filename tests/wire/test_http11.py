@@ -4,7 +4,7 @@ a small asyncio server that answers as told: lengths, chunks, closed and reused 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -65,11 +65,16 @@ def run(answer: Answer, body: Callable[[Http11Pool, Server], Awaitable[None]]) -
             await pool.aclose()
             listening.close()
 
-    # A loop of its own in a thread of its own: the client runs on the scheduler's loop thread,
-    # and a test before this one in the same worker may have left this thread's loop state.
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, main()).result()
+    on_own_loop(main())
     return server
+
+
+def on_own_loop(main: Coroutine[None, None, None]) -> None:
+    """Run `main` on a loop of its own in a thread of its own, as the client runs on the
+    scheduler's loop thread. (In one full run, a test before these in the same worker had
+    left the main thread's running-loop state set, and asyncio.run refused to start.)"""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, main).result()
 
 
 def length_answer(text: bytes, status: int = 201) -> bytes:
@@ -176,7 +181,7 @@ def test_a_refused_connection_is_a_connection_error() -> None:
         with pytest.raises(ConnectionRefusedError):
             await pool.request("GET", "/", [], None, 5.0)
 
-    asyncio.run(main())
+    on_own_loop(main())
 
 
 def test_host_header_and_tls_defaults() -> None:
