@@ -71,8 +71,9 @@ def run(answer: Answer, body: Callable[[Http11Pool, Server], Awaitable[None]]) -
 
 def on_own_loop(main: Coroutine[None, None, None]) -> None:
     """Run `main` on a loop of its own in a thread of its own, as the client runs on the
-    scheduler's loop thread. (In one full run, a test before these in the same worker had
-    left the main thread's running-loop state set, and asyncio.run refused to start.)"""
+    scheduler's loop thread. (The report tests' session-wide browser, Playwright's sync API,
+    keeps an asyncio loop running on the main thread of their worker, where asyncio.run then
+    refuses to start.)"""
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, main).result()
 
