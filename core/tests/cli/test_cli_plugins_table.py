@@ -33,3 +33,14 @@ def test_piped_table_keeps_every_name_and_distribution_whole() -> None:
             record["version"] or "-",
             record["source"],
         ]
+
+
+def test_batch_hooks_list_every_batch_form_including_filter_reasons() -> None:
+    records = {r["name"]: r for r in json.loads(run("plugins", "-o", "json"))["plugins"]}
+    assert records["NodeResourcesFit"]["batchHooks"] == [
+        "filter_batch",
+        "filter_batch_reasons",
+        "score_batch",
+    ]
+    fit_row = next(line for line in run("plugins").splitlines() if "NodeResourcesFit" in line)
+    assert "batch: filter, filter_reasons, score" in fit_row

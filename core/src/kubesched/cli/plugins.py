@@ -52,7 +52,7 @@ def describe_plugins(registry: Registry) -> list[dict[str, Any]]:
                 if "events_to_register" in hooks:
                     points.append("EnqueueExtensions")
                 record["extensionPoints"] = points
-                record["batchHooks"] = sorted(h for h in hooks if h.endswith("_batch"))
+                record["batchHooks"] = sorted(h for h in hooks if "_batch" in h)
                 record["loaded"] = True
                 record["deprecatedHooks"] = deprecated_uses(factory)
         rows.append(record)
@@ -107,7 +107,7 @@ def command(output: str) -> None:
             loaded = Text("yes, deprecated hooks", style="yellow")
         points = ", ".join(r["extensionPoints"])
         if r["batchHooks"]:
-            batch = ", ".join(h.removesuffix("_batch") for h in r["batchHooks"])
+            batch = ", ".join(h.replace("_batch", "") for h in r["batchHooks"])
             points += f" (batch: {batch})"
         cells = (r["name"], r["distribution"] or "-", r["version"] or "-", r["source"], points)
         table.add_row(*map(Text, cells), loaded)
