@@ -12,6 +12,7 @@ nodes.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -83,20 +84,58 @@ def fragments(
 ) -> NDArray[np.float64]:
     """F_n(M) for many node states at once: `free` is states x devices (0 past a node's
     GPUs), `cpu_free` and `models` one entry per state. Per state the weighted fragments
-    are added in the workload's order from 0.0, one elementwise float64 addition per spec,
-    so each entry equals `node_fragment` bit for bit; the only numpy reductions are sums of
-    integers, which are exact in any order."""
+    are added in the workload's order from 0.0 (`np.add.accumulate` adds strictly left to
+    right), so each entry equals `node_fragment` bit for bit; the only other numpy
+    reductions are sums of integers, which are exact in any order."""
     idle = free.sum(axis=1)
-    total = np.zeros(len(idle), dtype=np.float64)
-    for spec in workload:
-        request = spec.request
-        if request.count == 0:
-            total += spec.weight * idle
-            continue
-        usable = cpu_free >= spec.cpu_milli
-        if request.models:
-            usable &= np.isin(models, list(request.models))
-        usable &= (free >= request.milli).sum(axis=1) >= request.count
-        stranded = np.where(free < request.milli, free, 0).sum(axis=1)
-        total += spec.weight * np.where(usable, stranded, idle)
+    if not workload:
+        return np.zeros(len(idle), dtype=np.float64)
+    specs = _spec_columns(tuple(workload))
+    fits = np.empty((len(idle), len(specs.millis)), dtype=np.int64)
+    stranded = np.empty_like(fits)
+    for g, milli in enumerate(specs.millis):
+        enough = free >= milli
+        fits[:, g] = enough.sum(axis=1)
+        stranded[:, g] = idle - np.where(enough, free, 0).sum(axis=1)
+    usable = cpu_free[:, None] >= specs.cpu
+    usable &= fits[:, specs.milli_group] >= specs.count
+    for column, accepted in specs.model_rules:
+        usable[:, column] &= np.isin(models, accepted)
+    weighted = np.where(usable, stranded[:, specs.milli_group], idle[:, None]) * specs.weight
+    total: NDArray[np.float64] = np.add.accumulate(weighted, axis=1)[:, -1]
     return total
+
+
+@frozen
+class _SpecColumns:
+    """A target workload as columns, one entry per spec in the workload's order; specs
+    asking the same milli share one column of `fits`/`stranded` (`milli_group`)."""
+
+    weight: NDArray[np.float64]
+    cpu: NDArray[np.int64]
+    count: NDArray[np.int64]
+    millis: tuple[int, ...]
+    milli_group: NDArray[np.intp]
+    model_rules: tuple[tuple[int, list[str]], ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _spec_columns(workload: tuple[TypicalPod, ...]) -> _SpecColumns:
+    millis = tuple(sorted({spec.request.milli for spec in workload}))
+    return _SpecColumns(
+        weight=np.array([spec.weight for spec in workload], dtype=np.float64),
+        cpu=np.array([spec.cpu_milli for spec in workload], dtype=np.int64),
+        # A spec asking no GPU is never usable: its fragment is all the idle milli.
+        count=np.array(
+            [spec.request.count or np.iinfo(np.int64).max for spec in workload], dtype=np.int64
+        ),
+        millis=millis,
+        milli_group=np.array(
+            [millis.index(spec.request.milli) for spec in workload], dtype=np.intp
+        ),
+        model_rules=tuple(
+            (column, sorted(spec.request.models))
+            for column, spec in enumerate(workload)
+            if spec.request.models
+        ),
+    )
