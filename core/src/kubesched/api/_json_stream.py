@@ -27,6 +27,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from kubesched.api._json_items import read_item
 from kubesched.api._list_items import LazyItems
 from kubesched.api._reading import ReadError, open_regular, read_file
 from kubesched.api._text import MAX_DEPTH, bracket_depth, key_count, parse_json
@@ -196,21 +197,20 @@ class _StreamedItems(LazyItems):
             yield buffer, depth.within
 
     def _items(self) -> Iterator[Any]:
-        decoded, counted = 0, self.keys
+        repeated = self.keys != 0
         for index, (piece, shallow) in enumerate(self._pieces()):
             try:
                 if not (shallow or _within_depth(piece)):
                     raise ValueError("nested too deep")
-                value = msgspec.json.decode(piece)
+                value, whole = read_item(piece)
                 if not isinstance(value, dict):
                     raise ValueError("not an object")
             except (msgspec.MsgspecError, ValueError):
                 yield from self._exact_rest(index)  # says what is wrong
                 return
-            decoded += key_count(msgspec.json.encode(value))
-            counted += key_count(piece)
+            repeated = repeated or not whole
             yield value
-        if decoded != counted:  # a key given twice (or text the count misread)
+        if repeated:  # a key given twice (or text the count misread)
             parse_json(self._text())  # raises TextError naming the key, if one repeats
 
     def _text(self) -> str:
