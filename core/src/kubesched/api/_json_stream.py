@@ -7,12 +7,13 @@ the indentation of its first line closes it. A JSON string never holds a line
 break, so the file can be cut at those lines while it is read in chunks, and
 each piece read by msgspec. A piece msgspec reads as one object is exactly one
 item (an object ends where its opening brace's depth closes), so memory holds
-a chunk, the objects kept and one item's data, not the file.
+a chunk, the objects kept and one item's data, not the file; fields no kind
+reads are left out of the item (`kubesched.api._json_items`).
 
 The List's own keys (the text before the items and after them) are read
 first; when they are not a List of only the usual keys with `items` at its
 top level, nothing here applies and the file is read whole. Keys given twice
-are found as `kubesched.api._json_list` finds them (the text's key count
+are found as `kubesched.api._json_items` finds them (the text's key count
 against the read data's), and from the first piece that is not one object,
 or nests too deep, the whole text is read by the exact reader, which says
 what is wrong as it always has.
