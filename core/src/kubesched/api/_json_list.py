@@ -3,8 +3,10 @@
 msgspec (a compiled JSON reader) reads the List's own keys and leaves each item
 as a slice of the text (`msgspec.Raw`); an item becomes Python data only when
 iterated over, so memory holds the text, the objects kept and one item's data,
-not the whole document's. When the items' re-encodings hold fewer keys than
-the text gives them, a key was given twice: once the items are read, the
+not the whole document's; fields no kind reads are left out of it
+(`kubesched.api._json_items`). When an item's reading lost a key, or the List's
+own reading holds fewer keys than its text, a key was given twice: once the
+items are read, the
 standard library's reader reads the whole text and says which key, as it
 always has (objects are checked as they are read, so a wrong object before it
 is reported first). A List with keys of its own other than `apiVersion`,
@@ -17,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from kubesched.api._json_items import read_item
 from kubesched.api._list_items import LazyItems
 from kubesched.api._text import check_json_depth, key_count, parse_json
 
@@ -79,12 +82,13 @@ class _JsonItems(LazyItems):
     def _items(self) -> Iterator[Any]:
         decoded = 0
         for index, raw in enumerate(self._raw):
+            piece = bytes(raw)
             try:
-                value = msgspec.json.decode(raw)
+                value, whole = read_item(piece)
             except (msgspec.MsgspecError, ValueError):
                 yield from _exact_rest(self._text, index)  # says what is wrong
                 return
-            decoded += key_count(msgspec.json.encode(value))
+            decoded += key_count(piece) if whole else 0  # a key twice: counts differ
             yield value
         if decoded != self._keys:  # a key given twice (or text the count misread)
             parse_json(_as_text(self._text))  # raises TextError naming the key, if one repeats

@@ -7,12 +7,13 @@ the indentation of its first line closes it. A JSON string never holds a line
 break, so the file can be cut at those lines while it is read in chunks, and
 each piece read by msgspec. A piece msgspec reads as one object is exactly one
 item (an object ends where its opening brace's depth closes), so memory holds
-a chunk, the objects kept and one item's data, not the file.
+a chunk, the objects kept and one item's data, not the file; fields no kind
+reads are left out of the item (`kubesched.api._json_items`).
 
 The List's own keys (the text before the items and after them) are read
 first; when they are not a List of only the usual keys with `items` at its
 top level, nothing here applies and the file is read whole. Keys given twice
-are found as `kubesched.api._json_list` finds them (the text's key count
+are found as `kubesched.api._json_items` finds them (the text's key count
 against the read data's), and from the first piece that is not one object,
 or nests too deep, the whole text is read by the exact reader, which says
 what is wrong as it always has.
@@ -27,6 +28,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from kubesched.api._json_items import read_item
 from kubesched.api._list_items import LazyItems
 from kubesched.api._reading import ReadError, open_regular, read_file
 from kubesched.api._text import MAX_DEPTH, bracket_depth, key_count, parse_json
@@ -196,21 +198,20 @@ class _StreamedItems(LazyItems):
             yield buffer, depth.within
 
     def _items(self) -> Iterator[Any]:
-        decoded, counted = 0, self.keys
+        repeated = self.keys != 0
         for index, (piece, shallow) in enumerate(self._pieces()):
             try:
                 if not (shallow or _within_depth(piece)):
                     raise ValueError("nested too deep")
-                value = msgspec.json.decode(piece)
+                value, whole = read_item(piece)
                 if not isinstance(value, dict):
                     raise ValueError("not an object")
             except (msgspec.MsgspecError, ValueError):
                 yield from self._exact_rest(index)  # says what is wrong
                 return
-            decoded += key_count(msgspec.json.encode(value))
-            counted += key_count(piece)
+            repeated = repeated or not whole
             yield value
-        if decoded != counted:  # a key given twice (or text the count misread)
+        if repeated:  # a key given twice (or text the count misread)
             parse_json(self._text())  # raises TextError naming the key, if one repeats
 
     def _text(self) -> str:
