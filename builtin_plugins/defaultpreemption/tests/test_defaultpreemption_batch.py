@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 from kubesched.api import LabelSelector, Pod
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import default_config
-from kubesched.framework import default_registry
+from kubesched.framework import PodInfo, default_registry
 from kubesched.profile import build_simulation
 from kubesched.scheduler.outcome import SCHEDULED
 from kubesched.testing import make_node, make_pod
 from kubesched_defaultpreemption import DefaultPreemption, batch_victims
+from kubesched_defaultpreemption.importance import by_importance, more_important_pod
 
 STARTED = datetime(2024, 5, 1, 10, 0, tzinfo=timezone.utc)
 PRIORITIES = st.sampled_from([-10, 0, 5, 10])
@@ -181,3 +182,24 @@ def test_a_replaced_select_victims_on_node_turns_batching_off() -> None:
             return super().select_victims_on_node(*args, **kwargs)
 
     assert DefaultPreemption._batches(Custom.__new__(Custom)) is False
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([-5, 0, 7]), st.one_of(st.none(), st.integers(0, 3))),
+        max_size=12,
+    )
+)
+def test_importance_by_key_is_the_comparison_order(specs: list[tuple[int, int | None]]) -> None:
+    pods = []
+    for i, (priority, minutes) in enumerate(specs):
+        builder = make_pod(f"p{i}").uid(f"p{i}").priority(priority)
+        if minutes is not None:
+            builder = builder.start_time(STARTED + timedelta(minutes=minutes))
+        pods.append(PodInfo(builder.obj()))
+
+    def same_policy(a: Pod, b: Pod) -> bool:  # not the default: sorted by comparison
+        return more_important_pod(a, b)
+
+    by_key = [p.uid for p in by_importance(pods, more_important_pod)]
+    assert by_key == [p.uid for p in by_importance(pods, same_policy)]
