@@ -9,14 +9,24 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from defaultpreemption_testlib import make_pdb
+import numpy as np
+from defaultpreemption_testlib import FakeHandle, make_pdb
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import LabelSelector, Pod
 from kubesched.cluster.memory import InMemoryCluster
 from kubesched.config import default_config
-from kubesched.framework import PodInfo, default_registry
+from kubesched.errors import KubeschedError
+from kubesched.framework import (
+    Code,
+    CycleState,
+    NodeInfo,
+    NodeTable,
+    PodInfo,
+    Status,
+    default_registry,
+)
 from kubesched.profile import build_simulation
 from kubesched.scheduler.outcome import SCHEDULED
 from kubesched.testing import make_node, make_pod
@@ -203,3 +213,55 @@ def test_importance_by_key_is_the_comparison_order(specs: list[tuple[int, int | 
 
     by_key = [p.uid for p in by_importance(pods, more_important_pod)]
     assert by_key == [p.uid for p in by_importance(pods, same_policy)]
+
+
+class MaskHandle(FakeHandle):
+    """A handle that filters what-if tables row by row and has no pod nominator."""
+
+    @property  # type: ignore[override]
+    def nominator(self) -> Any:
+        raise KubeschedError("this framework has no pod nominator")
+
+    @nominator.setter
+    def nominator(self, value: Any) -> None:
+        pass
+
+    def pre_filter_extensions_active(self, state: CycleState) -> bool:
+        return False
+
+    def feasible_mask(self, state: CycleState, pod: Pod, table: NodeTable) -> Any:
+        return np.array(
+            [self.run_filter_plugins(state, pod, ni) is None for ni in table.node_infos]
+        )
+
+    def run_filter_plugins_with_nominated_pods(
+        self, state: CycleState, pod: Pod, node_info: NodeInfo
+    ) -> Status | None:
+        return self.run_filter_plugins(state, pod, node_info)
+
+
+def test_a_framework_without_a_nominator_batches_as_if_none_were_nominated() -> None:
+    nodes = [make_node(f"n{i}").capacity(cpu="2", pods=10).obj() for i in range(3)]
+    pods = [
+        make_pod(f"low{i}").uid(f"low{i}").node(f"n{i % 3}").priority(0).req(cpu="800m").obj()
+        for i in range(6)
+    ]
+    preemptor = make_pod("high").uid("high").priority(10).req(cpu="1500m").obj()
+    verdicts = {}
+    for batch in (True, False):
+        handle = MaskHandle(nodes, pods)
+        plugin = DefaultPreemption(None, handle)
+        plugin.batch_dry_run = batch
+        with counting_chunks() as chunks:
+            result = plugin.find_candidates(
+                CycleState(),
+                preemptor,
+                handle.lister.node_infos(),
+                {n.metadata.name: Status(Code.UNSCHEDULABLE, "Insufficient cpu") for n in nodes},
+            )
+        assert bool(chunks) is batch
+        verdicts[batch] = [
+            (c.node_name, [v.metadata.name for v in c.victims]) for c in result.candidates
+        ]
+    assert verdicts[True] == verdicts[False]
+    assert len(verdicts[True]) == 3 and all(len(v) == 2 for _n, v in verdicts[True])

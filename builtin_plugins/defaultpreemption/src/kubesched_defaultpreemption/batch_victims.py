@@ -22,7 +22,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kubesched.api import Pod, PodDisruptionBudget
-from kubesched.framework import Code, CycleState, Handle, NodeInfo, NodeTable, PodInfo, Status
+from kubesched.errors import KubeschedError
+from kubesched.framework import (
+    Code,
+    CycleState,
+    Handle,
+    NodeInfo,
+    NodeTable,
+    PodInfo,
+    PodNominator,
+    Status,
+)
 from kubesched_defaultpreemption.candidates import Candidate
 from kubesched_defaultpreemption.importance import MoreImportantPod, by_importance
 from kubesched_defaultpreemption.pdb import split_by_pdb_violation
@@ -44,13 +54,15 @@ def batch_filter(handle: Handle, state: CycleState) -> Callable[..., Any] | None
     return feasible_mask  # type: ignore[no-any-return]
 
 
-def _nominated_counted(handle: Handle, pod: Pod, node_name: str) -> list[PodInfo]:
+def _nominated_counted(nominator: PodNominator | None, pod: Pod, node_name: str) -> list[PodInfo]:
     """The pods nominated to this node that Filter counts for `pod` (priority at least
     its own, not the pod itself), in the nominator's order."""
+    if nominator is None:
+        return []
     uid, priority = pod.metadata.uid, pod.priority
     return [
         pi
-        for pi in handle.nominator.nominated_pods_for_node(node_name)
+        for pi in nominator.nominated_pods_for_node(node_name)
         if pi.pod.priority >= priority and pi.uid != uid
     ]
 
@@ -94,7 +106,10 @@ class BatchVictims:
         preemption_allowed: PreemptionAllowed,
         more_important: MoreImportantPod,
     ) -> None:
-        self.handle = handle
+        try:
+            self.nominator: PodNominator | None = handle.nominator
+        except KubeschedError:  # a framework without one: no pod is nominated anywhere
+            self.nominator = None
         self.state = state
         self.pod = pod
         self.pdbs = pdbs
@@ -146,7 +161,7 @@ class BatchVictims:
             copy = node_info.snapshot()
             for victim in potential:
                 copy.remove_pod(victim.pod)
-            nominated = _nominated_counted(self.handle, pod, node_info.name)
+            nominated = _nominated_counted(self.nominator, pod, node_info.name)
             pending.append(_Node(copy, potential, nominated))
         fits = self._fits(pending)
         if fits is None:
