@@ -36,8 +36,16 @@ def more_important_pod(pod1: Pod, pod2: Pod) -> bool:
     return pod_start_time(pod1) < pod_start_time(pod2)
 
 
+def _importance_key(pod_info: PodInfo) -> tuple[int, int]:
+    """Sorts as `more_important_pod` orders: higher priority, then earlier start, first."""
+    pod = pod_info.pod
+    return -pod.priority, pod_start_time(pod).unix_nanos
+
+
 def by_importance(pods: Sequence[PodInfo], more_important: MoreImportantPod) -> list[PodInfo]:
     """The pods from most to least important; pods that tie keep their order."""
+    if more_important is more_important_pod:  # the same order, by key: no call per comparison
+        return sorted(pods, key=_importance_key)
 
     def compare(a: PodInfo, b: PodInfo) -> int:
         if more_important(a.pod, b.pod):

@@ -24,6 +24,7 @@ from kubesched.framework import (
     process_preemption_with_extenders,
 )
 from kubesched_defaultpreemption.args import DefaultPreemptionArgs
+from kubesched_defaultpreemption.batch_victims import BatchVictims, batch_filter
 from kubesched_defaultpreemption.candidates import Candidate, choose_candidate
 from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption
 from kubesched_defaultpreemption.executor import (
@@ -93,6 +94,9 @@ class DefaultPreemption:
     """
 
     name = "DefaultPreemption"
+    batch_dry_run = True
+    """Work the dry run out a chunk of nodes at a time where that gives the same result
+    (see `batch_victims`); False: always node by node, as upstream does."""
     args_type = DefaultPreemptionArgs
     args_kind = "DefaultPreemptionArgs"
 
@@ -226,15 +230,43 @@ class DefaultPreemption:
         num_candidates: int,
     ) -> DryRunResult:
         """Upstream's DryRunPreemption: victims on each node in turn from `offset`,
-        each worked out on a copy of the node and of `state`."""
-        return dry_run_preemption(
-            potential_nodes,
-            offset,
+        each worked out on a copy of the node and of `state`.
+
+        With `batch_dry_run` (and a framework that can Filter many what-if node copies
+        at once), nodes are worked out a chunk at a time (`batch_victims`), with the
+        same candidates and victims; if that finds no candidate, the run is repeated
+        node by node for every node's Filter status."""
+
+        def per_node(node_info: NodeInfo) -> Candidate | Status:
+            return self.select_victims_on_node(state.clone(), pod, node_info.snapshot(), pdbs)
+
+        feasible_mask = batch_filter(self.handle, state) if self._batches() else None
+        if feasible_mask is None:
+            return dry_run_preemption(potential_nodes, offset, num_candidates, per_node)
+        count = len(potential_nodes)
+        ordered = [potential_nodes[(offset + i) % count] for i in range(count)]
+        batch = BatchVictims(
+            self.handle,
+            state,
+            pod,
+            pdbs,
+            ordered,
             num_candidates,
-            lambda node_info: self.select_victims_on_node(
-                state.clone(), pod, node_info.snapshot(), pdbs
-            ),
+            feasible_mask=feasible_mask,
+            per_node=per_node,
+            preemption_allowed=self.preemption_allowed,
+            more_important=self.more_important_pod,
         )
+        result = dry_run_preemption(potential_nodes, offset, num_candidates, batch)
+        if batch.guessed and not result.candidates:
+            return dry_run_preemption(potential_nodes, offset, num_candidates, per_node)
+        return result
+
+    def _batches(self) -> bool:
+        """May the dry run work in batches? Not when `select_victims_on_node` is
+        replaced (the batch would bypass it), nor with `batch_dry_run` off."""
+        replaced = type(self).select_victims_on_node is not DefaultPreemption.select_victims_on_node
+        return self.batch_dry_run and not replaced
 
     def select_victims_on_node(
         self,

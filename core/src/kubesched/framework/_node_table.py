@@ -58,7 +58,14 @@ class NodeTable:
         def extract(ni: NodeInfo) -> int:
             return int(getattr(ni, attr).get(name, 0))
 
-        return self.column(f"{kind}:{name}", extract, np.int64)
+        key = f"{kind}:{name}"
+        col = self._columns.get(key)
+        if col is None:  # the column built without a call per row (what-if tables are many)
+            amounts = [getattr(ni, attr).get(name, 0) for ni in self.node_infos]
+            col = np.array(amounts, dtype=np.int64)
+            self._columns[key] = col
+            self._extractors[key] = extract
+        return col
 
     def pod_count(self) -> NDArray[np.int64]:
         """Number of pods on each node."""

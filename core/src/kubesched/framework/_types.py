@@ -183,10 +183,12 @@ class NodeInfo:
         for i, p in enumerate(self.pods):
             if p.pod.metadata.uid == uid:
                 del self.pods[i]
-                self.pods_with_affinity = [q for q in self.pods_with_affinity if q.uid != uid]
-                self.pods_with_required_anti_affinity = [
-                    q for q in self.pods_with_required_anti_affinity if q.uid != uid
-                ]
+                if self.pods_with_affinity:
+                    self.pods_with_affinity = [q for q in self.pods_with_affinity if q.uid != uid]
+                if self.pods_with_required_anti_affinity:
+                    self.pods_with_required_anti_affinity = [
+                        q for q in self.pods_with_required_anti_affinity if q.uid != uid
+                    ]
                 self._update(p, -1)
                 return True
         return False

@@ -1,0 +1,233 @@
+"""The victims on many nodes at once: `select_victims_on_node` worked out over a chunk
+of nodes with one batch Filter per step instead of several Filter runs per node.
+
+Step 0 filters copies of the nodes with every pod that may be evicted removed; step
+k puts back each surviving node's k-th pod in reprieve order and filters the copies
+again, taking the pod out for good where the preemptor no longer fits. Each node
+goes through exactly the adds, removes and Filter verdicts of the per-node form, so
+the candidates and victims are the same. A node with pods nominated to it that the
+preemptor must make room for is filtered twice per step, with and without them, as
+Filter on one node does. It applies only when no PreFilter AddPod/RemovePod
+extension is active (the cycle state would then differ per node); a chunk where a
+Filter plugin fails goes through the per-node form, which finds the failure.
+
+Nodes that are not candidates get `NOT_A_CANDIDATE` instead of their Filter status,
+which the batch does not work out: the dry run needs those statuses only when it
+finds no candidate at all, and then runs again node by node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kubesched.api import Pod, PodDisruptionBudget
+from kubesched.errors import KubeschedError
+from kubesched.framework import (
+    Code,
+    CycleState,
+    Handle,
+    NodeInfo,
+    NodeTable,
+    PodInfo,
+    PodNominator,
+    Status,
+)
+from kubesched_defaultpreemption.candidates import Candidate
+from kubesched_defaultpreemption.importance import MoreImportantPod, by_importance
+from kubesched_defaultpreemption.pdb import split_by_pdb_violation
+from kubesched_defaultpreemption.victims import NO_VICTIMS_REASON, PreemptionAllowed
+
+NOT_A_CANDIDATE = Status(Code.UNSCHEDULABLE, "not a candidate (decided in batch)")
+"""Stands for the Filter status of a node the batch found no victims for."""
+
+CheckNode = Callable[[NodeInfo], "Candidate | Status"]
+
+
+def batch_filter(handle: Handle, state: CycleState) -> Callable[..., Any] | None:
+    """The framework's Filter over a table of what-if node copies (`feasible_mask`), or
+    None when this handle has none or the cycle's PreFilter extensions are active."""
+    feasible_mask = getattr(handle, "feasible_mask", None)
+    extensions_active = getattr(handle, "pre_filter_extensions_active", None)
+    if feasible_mask is None or extensions_active is None or extensions_active(state):
+        return None
+    return feasible_mask  # type: ignore[no-any-return]
+
+
+def _nominated_counted(nominator: PodNominator | None, pod: Pod, node_name: str) -> list[PodInfo]:
+    """The pods nominated to this node that Filter counts for `pod` (priority at least
+    its own, not the pod itself), in the nominator's order."""
+    if nominator is None:
+        return []
+    uid, priority = pod.metadata.uid, pod.priority
+    return [
+        pi
+        for pi in nominator.nominated_pods_for_node(node_name)
+        if pi.pod.priority >= priority and pi.uid != uid
+    ]
+
+
+class _Node:
+    """One node's what-if copy and where its reprieve stands."""
+
+    __slots__ = ("copy", "nominated", "num_violating", "order", "victims", "violating")
+
+    def __init__(self, copy: NodeInfo, potential: list[PodInfo], nominated: list[PodInfo]) -> None:
+        self.copy = copy
+        self.nominated = nominated
+        self.order = potential
+        self.violating = 0
+        self.victims: list[PodInfo] = []
+        self.num_violating = 0
+
+    def with_nominated(self) -> NodeInfo:
+        """A copy of `copy` with the nominated pods added, as Filter's first pass sees it."""
+        copy = self.copy.snapshot()
+        for pi in self.nominated:
+            copy.add_pod_info(pi)
+        return copy
+
+
+class BatchVictims:
+    """`check_node` for the dry run that works out victims a chunk of nodes at a time,
+    in the dry run's visiting order (`ordered`); `per_node` is the per-node form."""
+
+    def __init__(
+        self,
+        handle: Handle,
+        state: CycleState,
+        pod: Pod,
+        pdbs: Sequence[PodDisruptionBudget],
+        ordered: Sequence[NodeInfo],
+        chunk: int,
+        *,
+        feasible_mask: Callable[..., Any],
+        per_node: CheckNode,
+        preemption_allowed: PreemptionAllowed,
+        more_important: MoreImportantPod,
+    ) -> None:
+        try:
+            self.nominator: PodNominator | None = handle.nominator
+        except KubeschedError:  # a framework without one: no pod is nominated anywhere
+            self.nominator = None
+        self.state = state
+        self.pod = pod
+        self.pdbs = pdbs
+        self.ordered = ordered
+        self.wanted = max(chunk, 1)
+        self.feasible_mask = feasible_mask
+        self.per_node = per_node
+        self.preemption_allowed = preemption_allowed
+        self.more_important = more_important
+        self.position = 0
+        self.results: dict[str, Candidate | Status] = {}
+        self.covered: set[str] = set()
+        self.found = 0
+        """Candidates (with victims) found so far."""
+        self.guessed = False
+        """Did any node get NOT_A_CANDIDATE?"""
+
+    def __call__(self, node_info: NodeInfo) -> Candidate | Status:
+        name = node_info.name
+        if name not in self.covered and self.position < len(self.ordered):
+            end = min(self.position + self._chunk_size(), len(self.ordered))
+            chunk = self.ordered[self.position : end]
+            self.covered.update(n.name for n in chunk)
+            self._work_out(chunk)
+            self.position = end
+        outcome = self.results.pop(name, None)
+        return self.per_node(node_info) if outcome is None else outcome
+
+    def _chunk_size(self) -> int:
+        """How many nodes the next chunk takes: as many as should give the candidates
+        still wanted at the rate found so far (nodes past the dry run's stop are
+        worked out for nothing, nodes short of it cost another chunk)."""
+        missing = max(self.wanted - self.found, 1)
+        if not self.found:
+            return missing if not self.position else 2 * self.position
+        return max(-(-missing * self.position // self.found), 8)
+
+    def _work_out(self, nodes: Sequence[NodeInfo]) -> None:
+        """Fill `results` for these nodes (those left out go through the per-node form)."""
+        pod = self.pod
+        pending: list[_Node] = []
+        for node_info in nodes:
+            potential = [p for p in node_info.pods if self.preemption_allowed(node_info, p, pod)]
+            if not potential:
+                self.results[node_info.name] = Status(
+                    Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON
+                )
+                continue
+            copy = node_info.snapshot()
+            for victim in potential:
+                copy.remove_pod(victim.pod)
+            nominated = _nominated_counted(self.nominator, pod, node_info.name)
+            pending.append(_Node(copy, potential, nominated))
+        fits = self._fits(pending)
+        if fits is None:
+            return
+        alive: list[_Node] = []
+        for node, fit in zip(pending, fits, strict=True):
+            if not fit:
+                self.results[node.copy.name] = NOT_A_CANDIDATE
+                self.guessed = True
+                continue
+            violating, non_violating = split_by_pdb_violation(
+                by_importance(node.order, self.more_important), self.pdbs
+            )
+            node.order = violating + non_violating
+            node.violating = len(violating)
+            alive.append(node)
+        if not self._reprieve(alive):
+            for node in pending:
+                self.results.pop(node.copy.name, None)
+            return
+        for node in alive:
+            victims = node.victims
+            if 0 < node.violating < len(node.order):
+                victims = by_importance(victims, self.more_important)
+            if victims:
+                self.found += 1
+            self.results[node.copy.name] = Candidate(
+                node.copy.name, tuple(v.pod for v in victims), node.num_violating
+            )
+
+    def _fits(self, nodes: Sequence[_Node]) -> list[bool] | None:
+        """Does the preemptor pass Filter on each node's copy, and on the copy with its
+        nominated pods added where it has any (both passes must pass, as upstream's
+        RunFilterPluginsWithNominatedPods)? None when a plugin failed."""
+        if not nodes:
+            return []
+        copies = [n.copy for n in nodes]
+        where = [i for i, n in enumerate(nodes) if n.nominated]
+        copies.extend(nodes[i].with_nominated() for i in where)
+        mask = self.feasible_mask(self.state, self.pod, NodeTable(copies))
+        if isinstance(mask, Status):
+            return None
+        fits = [bool(f) for f in mask[: len(nodes)]]
+        for i, f in zip(where, mask[len(nodes) :], strict=True):
+            fits[i] = fits[i] and bool(f)
+        return fits
+
+    def _reprieve(self, nodes: list[_Node]) -> bool:
+        """Put back each node's pods in order, one step for all nodes at a time; a pod
+        after which the preemptor no longer fits is a victim. False when a plugin failed."""
+        step = 0
+        active = nodes
+        while active:
+            active = [n for n in active if step < len(n.order)]
+            for node in active:
+                node.copy.add_pod_info(node.order[step])
+            fits = self._fits(active)
+            if fits is None:
+                return False
+            for node, fit in zip(active, fits, strict=True):
+                if fit:
+                    continue
+                victim = node.order[step]
+                node.copy.remove_pod(victim.pod)
+                node.victims.append(victim)
+                if step < node.violating:
+                    node.num_violating += 1
+            step += 1
+        return True
