@@ -113,9 +113,12 @@ class QueueingHints:
         return hint
 
     def gating_plugin_interested(self, entry: QueueEntry, event: ClusterEvent) -> bool:
-        """Did the plugin gating this pod at PreEnqueue register this event? (Remembered per
-        profile, plugin and event: every event asks it of every gated pod.)"""
-        profile, plugin = entry.pod.spec.scheduler_name, entry.gating_plugin
+        """Did the plugin gating this pod at PreEnqueue register this event?"""
+        return self.gating_key_interested(entry.pod.spec.scheduler_name, entry.gating_plugin, event)
+
+    def gating_key_interested(self, profile: str, plugin: str, event: ClusterEvent) -> bool:
+        """Did this profile's `plugin` register this event? (Remembered per profile, plugin
+        and event.)"""
         key = (profile, plugin, event)
         known = self._gating_interest.get(key)
         if known is None:
