@@ -61,6 +61,7 @@ class QueueingHints:
         }
         self._interest: dict[ClusterEvent, bool] = {}
         self._gating_interest: dict[tuple[str, str, ClusterEvent], bool] = {}
+        self._by_event: dict[tuple[str, ClusterEvent], list[_Registration]] = {}
 
     def of_interest(self, event: ClusterEvent) -> bool:
         """Did any plugin of any profile register an event matching this one?"""
@@ -80,12 +81,12 @@ class QueueingHints:
             if new is not None and (not isinstance(new, Pod) or new.uid != entry.uid):
                 return SKIP
             return AFTER_BACKOFF
-        registrations = self._registrations.get(entry.pod.spec.scheduler_name)
+        registrations = self._matching(entry.pod.spec.scheduler_name, event)
         if registrations is None:
             return AFTER_BACKOFF
         strategy = SKIP
         for reg in registrations:
-            if reg.plugin not in rejectors or not reg.event.matches(event):
+            if reg.plugin not in rejectors:
                 continue
             # A hint that fails (returns an error Status) must not strand the pod: Queue.
             if (
@@ -99,6 +100,18 @@ class QueueingHints:
                 return AFTER_BACKOFF
             strategy = AFTER_BACKOFF
         return strategy
+
+    def _matching(self, profile: str, event: ClusterEvent) -> list[_Registration] | None:
+        """The profile's registrations matching `event`, in registration order (None: no such
+        profile). Remembered per profile and event: every event asks it of every pod."""
+        key = (profile, event)
+        known = self._by_event.get(key)
+        if known is None:
+            registrations = self._registrations.get(profile)
+            if registrations is None:
+                return None
+            known = self._by_event[key] = [r for r in registrations if r.event.matches(event)]
+        return known
 
     def _hint(
         self, reg: _Registration, event: ClusterEvent, entry: QueueEntry, old: Any, new: Any
