@@ -269,3 +269,39 @@ def test_deleted_volume_attachment_hint(
     ]
     assert hint is not None
     assert hint(pod, deleted, None) == want
+
+
+def test_the_pods_volumes_worked_out_once_per_cycle_count_alike_on_every_node() -> None:
+    """Within one cycle the new pod's volumes are worked out once per migration key; each
+    node still gets its own verdict (a volume shared with a pod there is not new)."""
+    from attrs import evolve
+
+    from kubesched.api import CSINodeDriver, CSINodeSpec, VolumeNodeResources
+
+    def limited(name: str) -> CSINode:
+        driver = CSINodeDriver("ebs.csi.aws.com", allocatable=VolumeNodeResources(1))
+        return CSINode(ObjectMeta(name=name), CSINodeSpec([driver]))
+
+    def ebs(volume_id: str) -> Volume:
+        return Volume(name="data", aws_elastic_block_store=EBS(volume_i_d=volume_id))
+
+    def placed(name: str, node: str, volume_id: str) -> Pod:
+        pod = make_pod(name).volume(ebs(volume_id)).obj()
+        return evolve(pod, spec=evolve(pod.spec, node_name=node))
+
+    names = ["a-shared", "b-full", "c-empty", "d-no-csinode"]
+    harness = PluginHarness(
+        NodeVolumeLimits,
+        nodes=[make_node(n).obj() for n in names],
+        pods=[placed("s", "a-shared", "vol-1"), placed("f", "b-full", "vol-2")],
+        csi_nodes=[limited(n) for n in names[:3]],
+    )
+    pod = make_pod("p").volume(ebs("vol-1")).obj()
+    assert harness.pre_filter(pod) is None
+    verdicts = {n: (s.message if s is not None else None) for n, s in harness.filter(pod).items()}
+    assert verdicts == {
+        "a-shared": None,
+        "b-full": "node(s) exceed max volume count",
+        "c-empty": None,
+        "d-no-csinode": None,
+    }
