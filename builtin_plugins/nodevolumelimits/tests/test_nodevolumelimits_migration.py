@@ -6,6 +6,8 @@ and VolumeAttachments."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import (
     MIGRATED_PLUGINS_ANNOTATION,
@@ -305,3 +307,42 @@ def test_the_pods_volumes_worked_out_once_per_cycle_count_alike_on_every_node() 
         "c-empty": None,
         "d-no-csinode": None,
     }
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(0, 6), max_size=3), max_size=4),
+    st.sets(st.integers(0, 6), min_size=1, max_size=3),
+    st.integers(0, 6),
+)
+def test_a_node_fits_while_its_distinct_volumes_stay_within_the_limit(
+    on_node: list[set[int]], wanted: set[int], limit: int
+) -> None:
+    """Volumes shared by pods count once; the node fits iff the new pod brings no volume the
+    node lacks, or the distinct volumes of its pods and the new pod number at most the
+    driver's limit."""
+    from attrs import evolve
+
+    from kubesched.api import CSINodeDriver, CSINodeSpec, VolumeNodeResources
+
+    def with_volumes(name: str, ids: set[int]) -> Pod:
+        pod = make_pod(name)
+        for i in sorted(ids):
+            source = EBS(volume_i_d=f"vol-{i}")
+            pod = pod.volume(Volume(name=f"v{i}", aws_elastic_block_store=source))
+        return pod.obj()
+
+    placed = [with_volumes(f"q{k}", ids) for k, ids in enumerate(on_node)]
+    placed = [evolve(p, spec=evolve(p.spec, node_name="n1")) for p in placed]
+    driver = CSINodeDriver("ebs.csi.aws.com", allocatable=VolumeNodeResources(limit))
+    harness = PluginHarness(
+        NodeVolumeLimits,
+        nodes=[make_node("n1").obj()],
+        pods=placed,
+        csi_nodes=[CSINode(ObjectMeta(name="n1"), CSINodeSpec([driver]))],
+    )
+    pod = with_volumes("p", wanted)
+    assert harness.pre_filter(pod) is None
+    status = harness.filter(pod)["n1"]
+    attached = set().union(*on_node)
+    assert (status is None) == (wanted <= attached or len(attached | wanted) <= limit)

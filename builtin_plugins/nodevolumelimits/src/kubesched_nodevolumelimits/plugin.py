@@ -123,11 +123,16 @@ class NodeVolumeLimits:
                 attached.update(attachable_volumes(client, info.pod, csi_node, new_pod=False))
         except (NotOwnedError, InlineTranslationError) as err:
             return Status.error(err.message)
+        by_node = (cycle if cycle is not None else self._attachments()).by_node
+        on_node = by_node.get(node_info.name, {})
+        # Within every limit even if all these volumes were one driver's: the node fits.
+        most = len(attached) + len(on_node) + len(new)
+        if all(most <= limits.get(driver, most) for driver in new.values()):
+            return None
         for volume in attached:
             new.pop(volume, None)  # already attached for another pod: counts once
         attached_count = Counter(attached.values())
-        by_node = (cycle if cycle is not None else self._attachments()).by_node
-        for volume, driver in by_node.get(node_info.name, {}).items():
+        for volume, driver in on_node.items():
             if volume not in attached:
                 attached_count[driver] += 1
         for driver, count in Counter(new.values()).items():
