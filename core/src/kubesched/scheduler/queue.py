@@ -138,9 +138,6 @@ class SchedulingQueue:
             GATED_Q: gated,
         }
 
-    def unschedulable_entries(self) -> list[QueueEntry]:
-        return list(self._unschedulable)
-
     def rejected_unschedulable_entries(self) -> list[QueueEntry]:
         """The unschedulable pods no PreEnqueue plugin gates."""
         return self._unschedulable.rejected()
@@ -326,13 +323,9 @@ class SchedulingQueue:
         MoveAllToActiveOrBackoffQueue)."""
         if not self._hints.of_interest(event):
             return
-        interested = any(
-            self._hints.gating_key_interested(profile, plugin, event)
-            for profile, plugin in self._unschedulable.gating_keys()
+        candidates = self._unschedulable.walked_for(
+            lambda key: self._hints.gating_key_interested(*key, event)
         )
-        # Gated pods whose gating plugin did not register the event stay where they are
-        # (see _move_pods): when no gating plugin did, only the rejected pods are walked.
-        candidates = list(self._unschedulable) if interested else self._unschedulable.rejected()
         entries = [e for e in candidates if pre_check is None or pre_check(e.pod)]
         self._move_pods(entries, event, old, new)
 

@@ -11,7 +11,7 @@ ones would all have stayed, so the pods moved are the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from kubesched.scheduler.entry import QueueEntry
 
@@ -55,6 +55,14 @@ class UnschedulablePods:
 
     def rejected(self) -> list[QueueEntry]:
         """The pods that are not gated, in arrival order."""
+        return list(self._rejected.values())
+
+    def walked_for(self, interested: Callable[[GatingKey], bool]) -> list[QueueEntry]:
+        """The pods a cluster event looks at: every one if a plugin gating some registered
+        the event (`interested`), else the rejected ones only (a gated pod whose gating
+        plugin did not register the event stays where it is)."""
+        if any(interested(key) for key in self._gated):
+            return list(self._all.values())
         return list(self._rejected.values())
 
     def put(self, entry: QueueEntry) -> None:
