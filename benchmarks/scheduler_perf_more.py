@@ -1,10 +1,5 @@
 """More of upstream scheduler_perf's shapes, each with upstream's threshold beside it.
 
-- Unschedulable: init pods too large for any node (cpu 9 on 4-cpu nodes) stay
-  pending while the measured default pods (cpu 100m, memory 500Mi) are scheduled.
-- SchedulingWhileGated: one node; the init pods carry a scheduling gate and are
-  never tried; the measured pods are scheduled past them. The node is sized to
-  hold every measured pod.
 - SchedulingDaemonset: DaemonSet pods, each bound by a required node affinity
   on `metadata.name` to its own node (NodeAffinity's PreFilter narrows the
   nodes to that one), two per node.
@@ -13,6 +8,9 @@
 - SchedulingInTreePVs: the same with in-tree AWS EBS volumes and no CSINode;
   SchedulingMigratedInTreePVs: in-tree volumes on nodes whose CSINode says the
   AWS EBS plugin migrated to ebs.csi.aws.com (39 attachable).
+
+Upstream's Unschedulable and SchedulingWhileGated run a churn or deletePods op
+beside the measured pods: they are in scheduler_perf_churn.py.
 
 Nodes follow upstream's template (cpu 4, memory 32Gi, pods 110); the default
 profile, in process; init pods are tried unmeasured, then the measured pods
@@ -39,15 +37,11 @@ from preemption import bound_claim
 from scheduling_basic import make_node, make_pod
 
 from kubesched.api import (
-    CPU,
-    MEMORY,
-    PODS,
     Affinity,
     AWSElasticBlockStoreVolumeSource,
     CSINode,
     CSINodeDriver,
     CSINodeSpec,
-    Node,
     NodeAffinity,
     NodeSelector,
     NodeSelectorRequirement,
@@ -56,7 +50,6 @@ from kubesched.api import (
     PersistentVolume,
     PersistentVolumeClaimVolumeSource,
     Pod,
-    PodSchedulingGate,
     Volume,
     VolumeNodeResources,
 )
@@ -83,37 +76,17 @@ class Workload:
 
 
 FULL = [
-    Workload("Unschedulable/5kNodes/100Init/10kPods", "unschedulable", 5000, 100, 10000, 590),
-    Workload("Unschedulable/5kNodes/20kInit/10kPods", "unschedulable", 5000, 20000, 10000, 600),
-    Workload("SchedulingWhileGated/1Node_10000GatedPods", "gated", 1, 10000, 20000, 910),
     Workload("SchedulingDaemonset/15000Nodes", "daemonset", 15001, 0, 30000, 1100),
-    Workload("SchedulingCSIPVs/5000Nodes", "csi", 5000, 5000, 1000, None),
-    Workload("SchedulingInTreePVs/5000Nodes", "intree", 5000, 5000, 1000, None),
-    Workload("SchedulingMigratedInTreePVs/5000Nodes", "migrated", 5000, 5000, 1000, None),
+    Workload("SchedulingCSIPVs/5000Nodes_5000Pods", "csi", 5000, 5000, 5000, 100),
+    Workload("SchedulingInTreePVs/5000Nodes_2000Pods", "intree", 5000, 1000, 2000, 290),
+    Workload("SchedulingMigratedInTreePVs/5000Nodes_5000Pods", "migrated", 5000, 5000, 5000, 100),
 ]
 QUICK = [
-    Workload("Unschedulable/500Nodes/100Init/1000Pods", "unschedulable", 500, 100, 1000, None),
-    Workload("SchedulingWhileGated/1Node_1000GatedPods", "gated", 1, 1000, 1000, None),
     Workload("SchedulingDaemonset/1000Nodes", "daemonset", 1000, 0, 2000, None),
     Workload("SchedulingCSIPVs/500Nodes", "csi", 500, 500, 1000, None),
     Workload("SchedulingInTreePVs/500Nodes", "intree", 500, 500, 1000, None),
     Workload("SchedulingMigratedInTreePVs/500Nodes", "migrated", 500, 500, 1000, None),
 ]
-
-
-def large_pod(i: int) -> Pod:
-    """Upstream's pod-large-cpu: asks for 9 cpus, more than any node has."""
-    pod = make_pod("large", i)
-    container = pod.spec.containers[0]
-    requests = {**container.resources.requests, CPU: 9000}
-    resources = evolve(container.resources, requests=requests, limits=dict(requests))
-    return evolve(pod, spec=evolve(pod.spec, containers=[evolve(container, resources=resources)]))
-
-
-def gated_pod(i: int) -> Pod:
-    pod = make_pod("gated", i)
-    gates = [PodSchedulingGate(name="test.k8s.io/hold")]
-    return evolve(pod, spec=evolve(pod.spec, scheduling_gates=gates))
 
 
 def daemon_pod(i: int, nodes: int) -> Pod:
@@ -135,13 +108,6 @@ def csi_pod(prefix: str, i: int) -> Pod:
     pod = make_pod(prefix, i)
     volumes = [Volume(name="vol", persistent_volume_claim=source)]
     return evolve(pod, spec=evolve(pod.spec, volumes=volumes))
-
-
-def big_node() -> Node:
-    """One node that holds every measured pod of SchedulingWhileGated."""
-    node = make_node(0)
-    capacity = {**node.status.capacity, CPU: 10**9, MEMORY: 2**60, PODS: 10**6}
-    return evolve(node, status=evolve(node.status, capacity=capacity, allocatable=dict(capacity)))
 
 
 def csi_node(i: int, migrated: bool = False) -> CSINode:
@@ -174,13 +140,7 @@ def _measured(w: Workload) -> list[Pod]:
 
 def _cluster(w: Workload) -> tuple[InMemoryCluster, list[Pod]]:
     """The cluster with its init pods (created, not yet tried)."""
-    if w.kind == "gated":
-        init = [gated_pod(i) for i in range(w.init_pods)]
-        return InMemoryCluster(nodes=[big_node()], pods=init), init
     nodes = [make_node(i) for i in range(w.nodes)]
-    if w.kind == "unschedulable":
-        init = [large_pod(i) for i in range(w.init_pods)]
-        return InMemoryCluster(nodes=nodes, pods=init), init
     if w.kind == "daemonset":
         return InMemoryCluster(nodes=nodes), []
     claims = [bound_claim(i) for i in range(w.init_pods + w.measured_pods)]

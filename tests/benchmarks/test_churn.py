@@ -83,9 +83,56 @@ def test_counting_cluster_notes_the_last_measured_binding() -> None:
     assert cluster.bound == 3 and cluster.finished_at is not None
 
 
-def test_both_shapes_schedule_every_measured_pod() -> None:
-    for kind, nodes, init in (("async", 10, 40), ("mixed", 10, 0)):
-        workload = churn_bench.Workload("t", kind, nodes, init, 20, None)
+def test_every_shape_schedules_every_measured_pod() -> None:
+    shapes = (("async", 10, 40, 0), ("mixed", 10, 0, 0), ("unschedulable", 10, 5, 0))
+    for kind, nodes, init, deleting in (*shapes, ("gated", 1, 5, 8)):
+        workload = churn_bench.Workload("t", kind, nodes, init, 20, None, deleting)
         result = churn_bench.run(workload)
         assert result["scheduled"] == 20
         assert result["pods_per_second"] > 0 and result["pods_per_cpu_second"] > 0
+
+
+def test_gated_shape_keeps_its_gated_pods_pending_and_places_the_deleting_ones() -> None:
+    workload = churn_bench.Workload("t", "gated", 1, 4, 2, None, 3)
+    cluster = churn_bench._cluster(workload)
+    registry = default_registry()
+    build_simulation(default_config(registry), registry, cluster).run()
+    placed = {p.metadata.name: p.spec.node_name for p in cluster.pods()}
+    assert placed == {
+        **{f"gated-{i}": "" for i in range(4)},
+        **{f"deleting-{i}": "scheduler-perf-node" for i in range(3)},
+    }
+    light = churn_bench.light_pod("x", 0)
+    assert light.spec.containers[0].resources.requests == {}
+    assert churn_bench.named_node().status.allocatable[PODS] == 90000
+
+
+def test_deleter_deletes_in_order_on_wall_time_until_the_measured_pods_are_bound() -> None:
+    cluster = churn_bench.CountingCluster(1)
+    for i in range(3):
+        cluster.add_pod(churn_bench.light_pod(churn_bench.DELETING, i))
+    uids = [f"{churn_bench.DELETING}-{i}" for i in range(3)]
+    deleter = churn_bench.Deleter(cluster, uids, 100.0, _noop)
+    deleter(0, 0)
+    assert deleter.deleted == 0
+    time.sleep(0.015)
+    deleter(0, 0)
+    assert deleter.deleted >= 1
+    assert cluster.get_pod(uids[0]) is None
+    cluster.finished_at = 1.0
+    time.sleep(0.05)
+    before = deleter.deleted
+    deleter(0, 0)
+    assert deleter.deleted == before
+
+
+def test_unschedulable_shape_churns_pods_that_fit_nowhere() -> None:
+    workload = churn_bench.Workload("t", "unschedulable", 3, 2, 1, None)
+    cluster = churn_bench._cluster(workload)
+    churn = churn_bench._churn(workload, cluster, _noop)
+    assert isinstance(churn, churn_bench.Churn)
+    churn.tick()
+    registry = default_registry()
+    build_simulation(default_config(registry), registry, cluster).run()
+    pending = [p.metadata.name for p in cluster.pods() if not p.spec.node_name]
+    assert pending == ["pod-hl-1"]

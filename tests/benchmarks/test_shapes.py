@@ -98,8 +98,6 @@ def test_replay_quick_runs_and_reports_rates() -> None:
 @pytest.mark.parametrize(
     ("kind", "nodes", "init", "measured"),
     [
-        ("unschedulable", 4, 3, 10),
-        ("gated", 1, 5, 30),
         ("daemonset", 5, 0, 10),
         ("csi", 4, 3, 6),
         ("intree", 4, 3, 6),
@@ -113,16 +111,6 @@ def test_more_scheduler_perf_shapes_schedule_every_measured_pod(
     result = scheduler_perf_more.run(workload)
     assert result["scheduled"] == measured
     assert result["init_pods"] == init
-
-
-def test_init_pods_of_unschedulable_and_gated_stay_pending() -> None:
-    for kind, nodes in (("unschedulable", 3), ("gated", 1)):
-        workload = scheduler_perf_more.Workload("t", kind, nodes, 4, 2, None)
-        cluster, init = scheduler_perf_more._cluster(workload)
-        registry = default_registry()
-        build_simulation(default_config(registry), registry, cluster).run()
-        pending = {p.metadata.name for p in cluster.pods() if not p.spec.node_name}
-        assert pending == {p.metadata.name for p in init}
 
 
 def test_daemonset_pods_land_on_their_own_node() -> None:

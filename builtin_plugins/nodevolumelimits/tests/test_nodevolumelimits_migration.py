@@ -6,6 +6,8 @@ and VolumeAttachments."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import (
     MIGRATED_PLUGINS_ANNOTATION,
@@ -269,3 +271,78 @@ def test_deleted_volume_attachment_hint(
     ]
     assert hint is not None
     assert hint(pod, deleted, None) == want
+
+
+def test_the_pods_volumes_worked_out_once_per_cycle_count_alike_on_every_node() -> None:
+    """Within one cycle the new pod's volumes are worked out once per migration key; each
+    node still gets its own verdict (a volume shared with a pod there is not new)."""
+    from attrs import evolve
+
+    from kubesched.api import CSINodeDriver, CSINodeSpec, VolumeNodeResources
+
+    def limited(name: str) -> CSINode:
+        driver = CSINodeDriver("ebs.csi.aws.com", allocatable=VolumeNodeResources(1))
+        return CSINode(ObjectMeta(name=name), CSINodeSpec([driver]))
+
+    def ebs(volume_id: str) -> Volume:
+        return Volume(name="data", aws_elastic_block_store=EBS(volume_i_d=volume_id))
+
+    def placed(name: str, node: str, volume_id: str) -> Pod:
+        pod = make_pod(name).volume(ebs(volume_id)).obj()
+        return evolve(pod, spec=evolve(pod.spec, node_name=node))
+
+    names = ["a-shared", "b-full", "c-empty", "d-no-csinode"]
+    harness = PluginHarness(
+        NodeVolumeLimits,
+        nodes=[make_node(n).obj() for n in names],
+        pods=[placed("s", "a-shared", "vol-1"), placed("f", "b-full", "vol-2")],
+        csi_nodes=[limited(n) for n in names[:3]],
+    )
+    pod = make_pod("p").volume(ebs("vol-1")).obj()
+    assert harness.pre_filter(pod) is None
+    verdicts = {n: (s.message if s is not None else None) for n, s in harness.filter(pod).items()}
+    assert verdicts == {
+        "a-shared": None,
+        "b-full": "node(s) exceed max volume count",
+        "c-empty": None,
+        "d-no-csinode": None,
+    }
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(0, 6), max_size=3), max_size=4),
+    st.sets(st.integers(0, 6), min_size=1, max_size=3),
+    st.integers(0, 6),
+)
+def test_a_node_fits_while_its_distinct_volumes_stay_within_the_limit(
+    on_node: list[set[int]], wanted: set[int], limit: int
+) -> None:
+    """Volumes shared by pods count once; the node fits iff the new pod brings no volume the
+    node lacks, or the distinct volumes of its pods and the new pod number at most the
+    driver's limit."""
+    from attrs import evolve
+
+    from kubesched.api import CSINodeDriver, CSINodeSpec, VolumeNodeResources
+
+    def with_volumes(name: str, ids: set[int]) -> Pod:
+        pod = make_pod(name)
+        for i in sorted(ids):
+            source = EBS(volume_i_d=f"vol-{i}")
+            pod = pod.volume(Volume(name=f"v{i}", aws_elastic_block_store=source))
+        return pod.obj()
+
+    placed = [with_volumes(f"q{k}", ids) for k, ids in enumerate(on_node)]
+    placed = [evolve(p, spec=evolve(p.spec, node_name="n1")) for p in placed]
+    driver = CSINodeDriver("ebs.csi.aws.com", allocatable=VolumeNodeResources(limit))
+    harness = PluginHarness(
+        NodeVolumeLimits,
+        nodes=[make_node("n1").obj()],
+        pods=placed,
+        csi_nodes=[CSINode(ObjectMeta(name="n1"), CSINodeSpec([driver]))],
+    )
+    pod = with_volumes("p", wanted)
+    assert harness.pre_filter(pod) is None
+    status = harness.filter(pod)["n1"]
+    attached = set().union(*on_node)
+    assert (status is None) == (wanted <= attached or len(attached | wanted) <= limit)

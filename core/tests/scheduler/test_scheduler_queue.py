@@ -280,3 +280,77 @@ def test_activating_an_in_flight_pod_requeues_it_when_its_attempt_fails() -> Non
     counts = queue.pending_counts()
     assert (counts["backoff"], counts["unschedulable"]) == (1, 1)
     assert queue.backoff.get(p.uid) is p, "the wildcard event named p, not q"
+
+
+class SwitchableGate(FakeProfile):
+    """Gates the pods named in `held` (plugin Gate)."""
+
+    def __init__(self, events: dict[str, list[ClusterEventWithHint]]) -> None:
+        super().__init__(events)
+        self.held: set[str] = set()
+
+    def run_pre_enqueue_plugins(self, pod: Pod) -> Status | None:
+        if pod.metadata.name in self.held:
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "held", plugin="Gate")
+        return None
+
+
+def _switchable_queue(
+    events: dict[str, list[ClusterEventWithHint]],
+) -> tuple[SchedulingQueue, SwitchableGate]:
+    gate = SwitchableGate(events)
+    queue = SchedulingQueue(
+        clock=SimulatedClock(),
+        less=priority_less,
+        profiles={"default-scheduler": gate},
+        nominator=Nominator(),
+    )
+    return queue, gate
+
+
+def test_an_event_no_gating_plugin_registered_does_not_walk_gated_pods() -> None:
+    queue, gate = _switchable_queue({"Fit": [ClusterEventWithHint(ASSIGNED_POD_DELETE)]})
+    gate.held = {f"g{i}" for i in range(5)}
+    for i in range(5):
+        queue.add(make_pod(f"g{i}").obj())
+    queue.add(make_pod("r").obj())
+    _fail(queue, _popped(queue, "r"), "Fit")
+    seen: list[str] = []
+
+    def look(pod: Pod) -> bool:
+        seen.append(pod.metadata.name)
+        return True
+
+    queue.move_all_to_active_or_backoff(ASSIGNED_POD_DELETE, make_pod("x").obj(), None, look)
+    assert seen == ["r"]
+    assert queue.pending_counts() == {"active": 0, "backoff": 1, "unschedulable": 0, "gated": 5}
+
+
+def test_gated_pods_move_on_an_event_their_gating_plugin_registered() -> None:
+    queue, gate = _switchable_queue(
+        {"Gate": [ClusterEventWithHint(NODE_ADD)], "Fit": [ClusterEventWithHint(NODE_ADD)]}
+    )
+    gate.held = {"a", "b"}
+    queue.add(make_pod("a").obj())
+    queue.add(make_pod("b").obj())
+    assert queue.pending_counts()["gated"] == 2
+    gate.held = {"b"}  # a's gate is lifted; only an event Gate registered brings it back
+    queue.move_all_to_active_or_backoff(ASSIGNED_POD_DELETE, make_pod("x").obj(), None)
+    assert queue.pending_counts()["gated"] == 2
+    queue.move_all_to_active_or_backoff(NODE_ADD, None, object())
+    assert queue.pending_counts() == {"active": 1, "backoff": 0, "unschedulable": 0, "gated": 1}
+    assert _pop_names(queue) == ["a"]
+
+
+def test_a_pod_gated_again_on_activation_is_counted_as_gated() -> None:
+    queue, gate = _switchable_queue({"Fit": [ClusterEventWithHint(NODE_ADD)]})
+    queue.add(make_pod("p").obj())
+    _fail(queue, _popped(queue, "p"), "Fit")
+    assert queue.pending_counts()["unschedulable"] == 1
+    gate.held = {"p"}
+    queue.activate([make_pod("p").obj()])
+    assert queue.pending_counts() == {"active": 0, "backoff": 0, "unschedulable": 0, "gated": 1}
+    assert queue.rejected_unschedulable_entries() == []
+    gate.held = set()
+    queue.activate([make_pod("p").obj()])
+    assert _pop_names(queue) == ["p"]

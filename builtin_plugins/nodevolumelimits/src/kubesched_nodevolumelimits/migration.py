@@ -228,6 +228,14 @@ def inline_plugin(volume: Volume) -> InTreePlugin | None:
     return next((p for p in IN_TREE_PLUGINS if _SOURCES[p.name](volume) is not None), None)
 
 
+def migration_key(csi_node: CSINode | None) -> tuple[bool, str]:
+    """All that `is_migration_on` reads of a CSINode: whether there is one, and its
+    migrated-plugins annotation. Nodes with equal keys count a pod's volumes alike."""
+    if csi_node is None:
+        return False, ""
+    return True, csi_node.metadata.annotations.get(MIGRATED_PLUGINS_ANNOTATION, "")
+
+
 def is_migration_on(csi_node: CSINode | None, plugin: str) -> bool:
     """Whether the node's volumes of this in-tree plugin are counted as their CSI driver's."""
     if csi_node is None or not plugin:

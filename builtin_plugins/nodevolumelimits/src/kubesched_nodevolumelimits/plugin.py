@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from kubesched import hookimpl
-from kubesched.api import Pod, VolumeAttachment
+from kubesched.api import CSINode, Pod, VolumeAttachment
 from kubesched.framework import (
     ActionType,
     ClusterClient,
@@ -44,17 +44,23 @@ from kubesched_nodevolumelimits.hints import (
     schedulable_after_csi_node_updated,
     schedulable_after_volume_attachment_deleted,
 )
+from kubesched_nodevolumelimits.migration import migration_key
 
 NAME = "NodeVolumeLimits"
 REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
 PRE_FILTER_STATE_KEY = "PreFilterNodeVolumeLimits"
 
 
+_VolumeError = ClaimNotFoundError | NotOwnedError | InlineTranslationError
+
+
 @frozen
 class _Attached:
-    """The volumes VolumeAttachments attach, per node, read once per cycle."""
+    """The volumes VolumeAttachments attach, per node, read once per cycle; and the pod's own
+    attachable volumes (or the error finding them) per migration key, worked out once."""
 
     by_node: dict[str, dict[str, str]]
+    new_volumes: dict[tuple[bool, str], dict[str, str] | _VolumeError] = field(factory=dict)
 
     def clone(self) -> _Attached:
         return self
@@ -94,8 +100,10 @@ class NodeVolumeLimits:
             return None
         client = self._client
         csi_node = client.get_csi_node(node_info.name)
+        known = state.read(PRE_FILTER_STATE_KEY) if PRE_FILTER_STATE_KEY in state else None
+        cycle = known if isinstance(known, _Attached) else None
         try:
-            new = attachable_volumes(client, pod, csi_node, new_pod=True)
+            new = self._new_volumes(cycle, pod, csi_node)
         except ClaimNotFoundError as err:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, str(err))
         except (NotOwnedError, InlineTranslationError) as err:
@@ -115,12 +123,16 @@ class NodeVolumeLimits:
                 attached.update(attachable_volumes(client, info.pod, csi_node, new_pod=False))
         except (NotOwnedError, InlineTranslationError) as err:
             return Status.error(err.message)
+        by_node = (cycle if cycle is not None else self._attachments()).by_node
+        on_node = by_node.get(node_info.name, {})
+        # Within every limit even if all these volumes were one driver's: the node fits.
+        most = len(attached) + len(on_node) + len(new)
+        if all(most <= limits.get(driver, most) for driver in new.values()):
+            return None
         for volume in attached:
             new.pop(volume, None)  # already attached for another pod: counts once
         attached_count = Counter(attached.values())
-        known = state.read(PRE_FILTER_STATE_KEY) if PRE_FILTER_STATE_KEY in state else None
-        by_node = (known if isinstance(known, _Attached) else self._attachments()).by_node
-        for volume, driver in by_node.get(node_info.name, {}).items():
+        for volume, driver in on_node.items():
             if volume not in attached:
                 attached_count[driver] += 1
         for driver, count in Counter(new.values()).items():
@@ -128,6 +140,26 @@ class NodeVolumeLimits:
             if limit is not None and attached_count[driver] + count > limit:
                 return Status(Code.UNSCHEDULABLE, REASON_MAX_VOLUME_COUNT_EXCEEDED)
         return None
+
+    def _new_volumes(
+        self, cycle: _Attached | None, pod: Pod, csi_node: CSINode | None
+    ) -> dict[str, str]:
+        """The pod's attachable volumes on a node with this CSINode (a fresh dict). They
+        depend on the node only through its migration key, so within a cycle they are
+        worked out once per key."""
+        if cycle is None:
+            return attachable_volumes(self._client, pod, csi_node, new_pod=True)
+        key = migration_key(csi_node)
+        held = cycle.new_volumes.get(key)
+        if held is None:
+            try:
+                held = attachable_volumes(self._client, pod, csi_node, new_pod=True)
+            except (ClaimNotFoundError, NotOwnedError, InlineTranslationError) as err:
+                held = err
+            cycle.new_volumes[key] = held
+        if isinstance(held, Exception):
+            raise held
+        return dict(held)
 
     def _after_volume_attachment_deleted(
         self, pod: Pod, old_obj: Any, new_obj: Any

@@ -55,9 +55,12 @@ class FitError(Exception):
         if d.pre_filter_msg:
             msg += f" {d.pre_filter_msg}."
         else:
+            # Nodes mostly share a few reason tuples: count those, then their reasons.
+            by_tuple = Counter(status.reasons for status in d.node_to_status.values())
             reasons: Counter[str] = Counter()
-            for status in d.node_to_status.values():
-                reasons.update(status.reasons)
+            for tuple_reasons, nodes in by_tuple.items():
+                for reason in tuple_reasons:
+                    reasons[reason] += nodes
             absent = self.num_all_nodes - len(d.node_to_status)
             if absent > 0:
                 for reason in d.absent_nodes_status.reasons:

@@ -180,18 +180,31 @@ class NodeInfo:
     def remove_pod(self, pod: Pod) -> bool:
         """Remove the pod with this uid; False when it is not on the node."""
         uid = pod.metadata.uid
-        for i, p in enumerate(self.pods):
-            if p.pod.metadata.uid == uid:
-                del self.pods[i]
-                if self.pods_with_affinity:
-                    self.pods_with_affinity = [q for q in self.pods_with_affinity if q.uid != uid]
-                if self.pods_with_required_anti_affinity:
-                    self.pods_with_required_anti_affinity = [
-                        q for q in self.pods_with_required_anti_affinity if q.uid != uid
-                    ]
-                self._update(p, -1)
-                return True
-        return False
+        i = self._index_of(uid)
+        if i is None:
+            return False
+        p = self.pods.pop(i)
+        if self.pods_with_affinity:
+            self.pods_with_affinity = [q for q in self.pods_with_affinity if q.uid != uid]
+        if self.pods_with_required_anti_affinity:
+            self.pods_with_required_anti_affinity = [
+                q for q in self.pods_with_required_anti_affinity if q.uid != uid
+            ]
+        self._update(p, -1)
+        return True
+
+    def _index_of(self, uid: str) -> int | None:
+        """Where the pod with this uid is in `pods` (None: not there). A node holds a uid
+        once; the list is searched from both ends at once, as the pods removed are mostly
+        the newest (an assumed pod replaced by its binding) or the oldest."""
+        pods = self.pods
+        last = len(pods) - 1
+        for k in range((last + 2) // 2):
+            if pods[last - k].pod.metadata.uid == uid:
+                return last - k
+            if pods[k].pod.metadata.uid == uid:
+                return k
+        return None
 
     def _update(self, pod_info: PodInfo, sign: int) -> None:
         requested = self.requested

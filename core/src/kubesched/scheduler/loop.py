@@ -50,8 +50,8 @@ def next_moment(sched: Scheduler, worth: Callable[[Pod], bool] | None = None) ->
         expiry = queue.backoff.expiry(entry)
         if expiry is not None:
             moments.append(expiry + BACKOFF_ORDERING_WINDOW)
-    for entry in queue.unschedulable_entries():
-        if not entry.gated and (worth is None or worth(entry.pod)):
+    for entry in queue.rejected_unschedulable_entries():
+        if worth is None or worth(entry.pod):
             moments.append(next_sweep(queue.leftover_deadline(entry)))
     return min(moments, default=None)
 

@@ -46,6 +46,7 @@ from kubesched.scheduler.heap import KeyedHeap
 from kubesched.scheduler.metrics import SchedulerMetrics
 from kubesched.scheduler.nominator import Nominator
 from kubesched.scheduler.queueing_hints import AFTER_BACKOFF, IMMEDIATELY, SKIP, QueueingHints
+from kubesched.scheduler.unschedulable import UnschedulablePods
 
 DEFAULT_MAX_IN_UNSCHEDULABLE = 5 * 60.0
 """Upstream's DefaultPodMaxInUnschedulablePodsDuration."""
@@ -115,7 +116,7 @@ class SchedulingQueue:
         self._max_in_unschedulable = max_in_unschedulable
         self._active: KeyedHeap[QueueEntry] = KeyedHeap(_uid, less)
         self.backoff = BackoffQueue(clock, less, initial_backoff, max_backoff)
-        self._unschedulable: dict[str, QueueEntry] = {}
+        self._unschedulable = UnschedulablePods()
         self._hints = QueueingHints(
             {n: fw.events_to_register() for n, fw in profiles.items()},
             None if metrics is None else metrics.observe_queueing_hint,
@@ -129,7 +130,7 @@ class SchedulingQueue:
 
     def pending_counts(self) -> dict[str, int]:
         """Pods per queue, as scheduler_pending_pods labels them."""
-        gated = sum(1 for e in self._unschedulable.values() if e.gated)
+        gated = self._unschedulable.gated_count()
         return {
             ACTIVE_Q: len(self._active),
             BACKOFF_Q: len(self.backoff),
@@ -137,8 +138,9 @@ class SchedulingQueue:
             GATED_Q: gated,
         }
 
-    def unschedulable_entries(self) -> list[QueueEntry]:
-        return list(self._unschedulable.values())
+    def rejected_unschedulable_entries(self) -> list[QueueEntry]:
+        """The unschedulable pods no PreEnqueue plugin gates."""
+        return self._unschedulable.rejected()
 
     def in_flight_events(self) -> dict[str, int]:
         """The events recorded while pods were in flight, by label (scheduler_inflight_events)."""
@@ -188,7 +190,7 @@ class SchedulingQueue:
             self._metrics.inc_queue_incoming(queue, event)
 
     def _to_unschedulable(self, entry: QueueEntry, event: str) -> None:
-        self._unschedulable[entry.uid] = entry
+        self._unschedulable.put(entry)
         self._incoming(UNSCHEDULABLE_Q if not entry.gated else GATED_Q, event)
 
     def _move_to_active(self, entry: QueueEntry, event: str, from_backoff: bool = False) -> bool:
@@ -198,12 +200,12 @@ class SchedulingQueue:
         uid = entry.uid
         if entry.gated:
             if uid not in self._active and uid not in self.backoff:
-                self._unschedulable.setdefault(uid, entry)
+                self._unschedulable.put_if_absent(entry)
                 self._incoming(GATED_Q, event)
             return False
         if entry.initial_attempt_timestamp is None:
             entry.initial_attempt_timestamp = self._clock.now()
-        self._unschedulable.pop(uid, None)
+        self._unschedulable.pop(uid)
         self.backoff.delete(uid)
         self._active.add_or_update(entry)
         self._incoming(ACTIVE_Q, event)
@@ -214,9 +216,9 @@ class SchedulingQueue:
     def _move_to_backoff(self, entry: QueueEntry, event: str) -> bool:
         self._run_pre_enqueue(entry)
         if entry.gated:
-            self._unschedulable.setdefault(entry.uid, entry)
+            self._unschedulable.put_if_absent(entry)
             return False
-        self._unschedulable.pop(entry.uid, None)
+        self._unschedulable.pop(entry.uid)
         self.backoff.add(entry)
         self._incoming(BACKOFF_Q, event)
         return True
@@ -321,7 +323,10 @@ class SchedulingQueue:
         MoveAllToActiveOrBackoffQueue)."""
         if not self._hints.of_interest(event):
             return
-        entries = [e for e in self._unschedulable.values() if pre_check is None or pre_check(e.pod)]
+        candidates = self._unschedulable.walked_for(
+            lambda key: self._hints.gating_key_interested(*key, event)
+        )
+        entries = [e for e in candidates if pre_check is None or pre_check(e.pod)]
         self._move_pods(entries, event, old, new)
 
     def _move_pods(
@@ -336,7 +341,7 @@ class SchedulingQueue:
             strategy = self._hints.worth_requeuing(entry, event, old, new)
             if strategy == SKIP:
                 continue
-            self._unschedulable.pop(entry.uid, None)
+            self._unschedulable.pop(entry.uid)
             self._requeue(entry, strategy, label)
         self._record_in_flight(event, old, new)
 
@@ -379,7 +384,7 @@ class SchedulingQueue:
             self.nominator.update_nominated_pod(old, entry.pod_info)
             for event in events:
                 strategy = self._hints.worth_requeuing(entry, event, old, new)
-                self._unschedulable.pop(uid, None)
+                self._unschedulable.pop(uid)
                 where = self._requeue(entry, strategy, event_label(event))
                 if where != UNSCHEDULABLE_Q:
                     break
@@ -392,7 +397,7 @@ class SchedulingQueue:
         uid = pod.uid
         self._active.delete(uid)
         self.backoff.delete(uid)
-        self._unschedulable.pop(uid, None)
+        self._unschedulable.pop(uid)
 
     # -- timers ------------------------------------------------------------------------------
 
@@ -404,11 +409,7 @@ class SchedulingQueue:
     def flush_unschedulable_leftover(self) -> None:
         """Requeue pods that sat in the unschedulable pods longer than the maximum."""
         now = self._clock.now()
-        stale = [
-            e
-            for e in self._unschedulable.values()
-            if now - e.timestamp > self._max_in_unschedulable
-        ]
+        stale = [e for e in self._unschedulable if now - e.timestamp > self._max_in_unschedulable]
         if stale:
             self._move_pods(stale, EVENT_UNSCHEDULABLE_TIMEOUT, None, None)
 

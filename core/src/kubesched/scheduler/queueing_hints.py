@@ -61,6 +61,7 @@ class QueueingHints:
         }
         self._interest: dict[ClusterEvent, bool] = {}
         self._gating_interest: dict[tuple[str, str, ClusterEvent], bool] = {}
+        self._by_event: dict[tuple[str, ClusterEvent], list[_Registration]] = {}
 
     def of_interest(self, event: ClusterEvent) -> bool:
         """Did any plugin of any profile register an event matching this one?"""
@@ -80,12 +81,12 @@ class QueueingHints:
             if new is not None and (not isinstance(new, Pod) or new.uid != entry.uid):
                 return SKIP
             return AFTER_BACKOFF
-        registrations = self._registrations.get(entry.pod.spec.scheduler_name)
+        registrations = self._matching(entry.pod.spec.scheduler_name, event)
         if registrations is None:
             return AFTER_BACKOFF
         strategy = SKIP
         for reg in registrations:
-            if reg.plugin not in rejectors or not reg.event.matches(event):
+            if reg.plugin not in rejectors:
                 continue
             # A hint that fails (returns an error Status) must not strand the pod: Queue.
             if (
@@ -100,6 +101,18 @@ class QueueingHints:
             strategy = AFTER_BACKOFF
         return strategy
 
+    def _matching(self, profile: str, event: ClusterEvent) -> list[_Registration] | None:
+        """The profile's registrations matching `event`, in registration order (None: no such
+        profile). Remembered per profile and event: every event asks it of every pod."""
+        key = (profile, event)
+        known = self._by_event.get(key)
+        if known is None:
+            registrations = self._registrations.get(profile)
+            if registrations is None:
+                return None
+            known = self._by_event[key] = [r for r in registrations if r.event.matches(event)]
+        return known
+
     def _hint(
         self, reg: _Registration, event: ClusterEvent, entry: QueueEntry, old: Any, new: Any
     ) -> Any:
@@ -113,9 +126,12 @@ class QueueingHints:
         return hint
 
     def gating_plugin_interested(self, entry: QueueEntry, event: ClusterEvent) -> bool:
-        """Did the plugin gating this pod at PreEnqueue register this event? (Remembered per
-        profile, plugin and event: every event asks it of every gated pod.)"""
-        profile, plugin = entry.pod.spec.scheduler_name, entry.gating_plugin
+        """Did the plugin gating this pod at PreEnqueue register this event?"""
+        return self.gating_key_interested(entry.pod.spec.scheduler_name, entry.gating_plugin, event)
+
+    def gating_key_interested(self, profile: str, plugin: str, event: ClusterEvent) -> bool:
+        """Did this profile's `plugin` register this event? (Remembered per profile, plugin
+        and event.)"""
         key = (profile, plugin, event)
         known = self._gating_interest.get(key)
         if known is None:
