@@ -64,3 +64,22 @@ def test_the_fgd_examples_target_workload_is_the_default_traces() -> None:
     [fgd] = [c for c in document["profiles"][0]["pluginConfig"] if c["name"] == "FGDScore"]
     pods = read_pods(TRACE / "openb_pod_list_default.csv")
     assert fgd["args"]["typicalPods"] == typical_pods_args(target_workload(p.spec() for p in pods))
+
+
+def _seeds(value: str | list[int]) -> set[int]:
+    """A grid's `seeds`: a list, or a range written FIRST-LAST."""
+    if isinstance(value, list):
+        return set(value)
+    first, _, last = value.partition("-")
+    return set(range(int(first), int(last or first) + 1))
+
+
+@pytest.mark.parametrize("part", ["study-default.yaml", "study-seed42.yaml", "study-moonshot.yaml"])
+def test_a_part_of_the_study_runs_only_study_cells(part: str) -> None:
+    """Each part grid's configs, inputs and seeds are study.yaml's, entry for entry, so its
+    cells have study.yaml's keys and `--resume` into one folder never runs a cell twice."""
+    study = yaml.safe_load((EXAMPLES / "study.yaml").read_text())
+    grid = yaml.safe_load((EXAMPLES / part).read_text())
+    assert grid["configs"] and all(c in study["configs"] for c in grid["configs"])
+    assert grid["inputs"] and all(i in study["inputs"] for i in grid["inputs"])
+    assert _seeds(grid["seeds"]) <= _seeds(study["seeds"])
