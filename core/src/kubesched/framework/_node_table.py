@@ -46,25 +46,27 @@ class NodeTable:
                 col[:] = values
             else:
                 col = np.array(values, dtype=dtype)
-            self._columns[key] = col
-            self._extractors[key] = extract
+            self._keep(key, col, extract)
         return col
+
+    def _keep(self, key: str, col: NDArray[Any], extract: Extract) -> None:
+        """Cache column `key`, and how to recompute one of its rows."""
+        self._columns[key] = col
+        self._extractors[key] = extract
 
     def resource(self, kind: str, name: str) -> NDArray[np.int64]:
         """Integer column of `kind` ("allocatable", "requested", "non_zero_requested") for a
         resource; absent resources are 0."""
-        attr = kind
 
         def extract(ni: NodeInfo) -> int:
-            return int(getattr(ni, attr).get(name, 0))
+            return int(getattr(ni, kind).get(name, 0))
 
         key = f"{kind}:{name}"
         col = self._columns.get(key)
-        if col is None:  # the column built without a call per row (what-if tables are many)
-            amounts = [getattr(ni, attr).get(name, 0) for ni in self.node_infos]
+        if col is None:  # built without a call per row: the dry run's what-if tables are many
+            amounts = [getattr(ni, kind).get(name, 0) for ni in self.node_infos]
             col = np.array(amounts, dtype=np.int64)
-            self._columns[key] = col
-            self._extractors[key] = extract
+            self._keep(key, col, extract)
         return col
 
     def pod_count(self) -> NDArray[np.int64]:
