@@ -1,9 +1,11 @@
 """The victims on many nodes at once: `select_victims_on_node` worked out over a chunk
 of nodes with one batch Filter per step instead of several Filter runs per node.
 
-Step 0 filters copies of the nodes with every pod that may be evicted removed; step
-k puts back each surviving node's k-th pod in reprieve order and filters the copies
-again, taking the pod out for good where the preemptor no longer fits. Each node
+Step 0 filters the nodes as they would be with every pod that may be evicted removed
+(a `WhatIfTable` over the snapshot's node table: no node is copied unless a plugin
+reads a column that needs it); step k puts back each surviving node's k-th pod in
+reprieve order and filters again, taking the pod out for good where the preemptor no
+longer fits. Each node
 goes through exactly the adds, removes and Filter verdicts of the per-node form, so
 the candidates and victims are the same. A node with pods nominated to it that the
 preemptor must make room for is filtered twice per step, with and without them, as
@@ -32,6 +34,7 @@ from kubesched.framework import (
     PodInfo,
     PodNominator,
     Status,
+    WhatIfTable,
 )
 from kubesched_defaultpreemption.candidates import Candidate
 from kubesched_defaultpreemption.importance import MoreImportantPod, by_importance
@@ -68,24 +71,30 @@ def _nominated_counted(nominator: PodNominator | None, pod: Pod, node_name: str)
 
 
 class _Node:
-    """One node's what-if copy and where its reprieve stands."""
+    """One node in the batch and where its reprieve stands: the pods that may be evicted
+    (`order`, in reprieve order once past step 0), those put back so far (`added`), its
+    row in the emptied table."""
 
-    __slots__ = ("copy", "nominated", "num_violating", "order", "victims", "violating")
+    __slots__ = (
+        "added",
+        "name",
+        "nominated",
+        "num_violating",
+        "order",
+        "row",
+        "victims",
+        "violating",
+    )
 
-    def __init__(self, copy: NodeInfo, potential: list[PodInfo], nominated: list[PodInfo]) -> None:
-        self.copy = copy
+    def __init__(self, name: str, row: int, potential: list[PodInfo], nominated: list[PodInfo]):
+        self.name = name
+        self.row = row
         self.nominated = nominated
         self.order = potential
+        self.added: list[PodInfo] = []
         self.violating = 0
         self.victims: list[PodInfo] = []
         self.num_violating = 0
-
-    def with_nominated(self) -> NodeInfo:
-        """A copy of `copy` with the nominated pods added, as Filter's first pass sees it."""
-        copy = self.copy.snapshot()
-        for pi in self.nominated:
-            copy.add_pod_info(pi)
-        return copy
 
 
 class BatchVictims:
@@ -110,6 +119,9 @@ class BatchVictims:
             self.nominator: PodNominator | None = handle.nominator
         except KubeschedError:  # a framework without one: no pod is nominated anywhere
             self.nominator = None
+        self.handle = handle
+        self.emptied = NodeTable([])
+        """The chunk's nodes with every pod that may be evicted removed."""
         self.state = state
         self.pod = pod
         self.pdbs = pdbs
@@ -152,24 +164,23 @@ class BatchVictims:
         pod = self.pod
         pending: list[_Node] = []
         for node_info in nodes:
+            name = node_info.name
             potential = [p for p in node_info.pods if self.preemption_allowed(node_info, p, pod)]
             if not potential:
-                self.results[node_info.name] = Status(
-                    Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON
-                )
+                self.results[name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
                 continue
-            copy = node_info.snapshot()
-            for victim in potential:
-                copy.remove_pod(victim.pod)
-            nominated = _nominated_counted(self.nominator, pod, node_info.name)
-            pending.append(_Node(copy, potential, nominated))
+            nominated = _nominated_counted(self.nominator, pod, name)
+            pending.append(_Node(name, len(pending), potential, nominated))
+        table = self._table_of(nodes)
+        rows = [table.index[n.name] for n in pending]
+        self.emptied = WhatIfTable(table, rows, [(n.order, ()) for n in pending])
         fits = self._fits(pending)
         if fits is None:
             return
         alive: list[_Node] = []
         for node, fit in zip(pending, fits, strict=True):
             if not fit:
-                self.results[node.copy.name] = NOT_A_CANDIDATE
+                self.results[node.name] = NOT_A_CANDIDATE
                 self.guessed = True
                 continue
             violating, non_violating = split_by_pdb_violation(
@@ -180,7 +191,7 @@ class BatchVictims:
             alive.append(node)
         if not self._reprieve(alive):
             for node in pending:
-                self.results.pop(node.copy.name, None)
+                self.results.pop(node.name, None)
             return
         for node in alive:
             victims = node.victims
@@ -188,20 +199,39 @@ class BatchVictims:
                 victims = by_importance(victims, self.more_important)
             if victims:
                 self.found += 1
-            self.results[node.copy.name] = Candidate(
-                node.copy.name, tuple(v.pod for v in victims), node.num_violating
+            self.results[node.name] = Candidate(
+                node.name, tuple(v.pod for v in victims), node.num_violating
             )
 
+    def _table_of(self, nodes: Sequence[NodeInfo]) -> NodeTable:
+        """The snapshot's node table when it holds these very nodes (its columns are then
+        reused), else a table of just them."""
+        try:
+            table = self.handle.snapshot_shared_lister().node_table
+        except (AttributeError, KubeschedError):
+            return NodeTable(nodes)
+        index, infos = table.index, table.node_infos
+        for ni in nodes:
+            row = index.get(ni.name)
+            if row is None or infos[row] is not ni:
+                return NodeTable(nodes)
+        return table
+
     def _fits(self, nodes: Sequence[_Node]) -> list[bool] | None:
-        """Does the preemptor pass Filter on each node's copy, and on the copy with its
-        nominated pods added where it has any (both passes must pass, as upstream's
-        RunFilterPluginsWithNominatedPods)? None when a plugin failed."""
+        """Does the preemptor pass Filter on each emptied node with its `added` pods put
+        back, and also with its nominated pods added where it has any (both passes must
+        pass, as upstream's RunFilterPluginsWithNominatedPods)? None when a plugin
+        failed."""
         if not nodes:
             return []
-        copies = [n.copy for n in nodes]
+        rows = [n.row for n in nodes]
+        changes: list[tuple[Sequence[PodInfo], Sequence[PodInfo]]]
+        changes = [((), n.added) for n in nodes]
         where = [i for i, n in enumerate(nodes) if n.nominated]
-        copies.extend(nodes[i].with_nominated() for i in where)
-        mask = self.feasible_mask(self.state, self.pod, NodeTable(copies))
+        for i in where:
+            rows.append(nodes[i].row)
+            changes.append(((), nodes[i].added + nodes[i].nominated))
+        mask = self.feasible_mask(self.state, self.pod, WhatIfTable(self.emptied, rows, changes))
         if isinstance(mask, Status):
             return None
         fits = [bool(f) for f in mask[: len(nodes)]]
@@ -217,15 +247,14 @@ class BatchVictims:
         while active:
             active = [n for n in active if step < len(n.order)]
             for node in active:
-                node.copy.add_pod_info(node.order[step])
+                node.added.append(node.order[step])
             fits = self._fits(active)
             if fits is None:
                 return False
             for node, fit in zip(active, fits, strict=True):
                 if fit:
                     continue
-                victim = node.order[step]
-                node.copy.remove_pod(victim.pod)
+                victim = node.added.pop()
                 node.victims.append(victim)
                 if step < node.violating:
                     node.num_violating += 1

@@ -39,7 +39,7 @@ class _Spread:
 
 
 def _spread(table: NodeTable, pod: Pod) -> _Spread:
-    ids = table.column(IMAGES_COLUMN, _IMAGE_SETS.id_of, np.int64)
+    ids = table.column(IMAGES_COLUMN, _IMAGE_SETS.id_of, np.int64, node_only=True)
     names = pod_image_names(pod)
     holders = np.array(
         [int(np.count_nonzero(_IMAGE_SETS.by_id(name)[1][ids])) for name in names],
@@ -86,7 +86,7 @@ class ImageLocality:
         spread = self._read_spread(state, pod, table)
         if not spread.holders.any():  # no node has any of the images: every node scores 0
             return np.zeros(len(rows), dtype=np.int64)
-        ids = table.column(IMAGES_COLUMN, _IMAGE_SETS.id_of, np.int64)[rows]
+        ids = table.column(IMAGES_COLUMN, _IMAGE_SETS.id_of, np.int64, node_only=True)[rows]
         sizes = np.zeros((len(spread.names), len(rows)), dtype=np.int64)
         for i, name in enumerate(spread.names):
             sizes[i] = _IMAGE_SETS.by_id(name)[0][ids]

@@ -40,7 +40,9 @@ def _code(key: str, node_info: NodeInfo) -> int:
 
 def codes(table: NodeTable, key: str) -> NDArray[np.int64]:
     """Each row's code for its value of label `key`; -1 where the node has none."""
-    return table.column(f"InterPodAffinity/code:{key}", partial(_code, key), np.int64)
+    return table.column(
+        f"InterPodAffinity/code:{key}", partial(_code, key), np.int64, node_only=True
+    )
 
 
 def code_of(key: str, value: str) -> int:

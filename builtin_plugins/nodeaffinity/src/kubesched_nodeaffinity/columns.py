@@ -58,7 +58,7 @@ def _label_code_column(table: NodeTable, key: str) -> NDArray[np.int32]:
         value = ni.node.metadata.labels.get(key) if ni.node is not None else None
         return ABSENT if value is None else _VALUE_CODES.code(value)
 
-    return table.column(f"{COLUMN_PREFIX}label:{key}", extract, np.int32)
+    return table.column(f"{COLUMN_PREFIX}label:{key}", extract, np.int32, node_only=True)
 
 
 def _label_int_columns(table: NodeTable, key: str) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
@@ -68,8 +68,12 @@ def _label_int_columns(table: NodeTable, key: str) -> tuple[NDArray[np.int64], N
         value = ni.node.metadata.labels.get(key) if ni.node is not None else None
         return None if value is None else parse_go_int64(value)
 
-    numbers = table.column(f"{COLUMN_PREFIX}int:{key}", lambda ni: parsed(ni) or 0, np.int64)
-    valid = table.column(f"{COLUMN_PREFIX}intok:{key}", lambda ni: parsed(ni) is not None, np.bool_)
+    numbers = table.column(
+        f"{COLUMN_PREFIX}int:{key}", lambda ni: parsed(ni) or 0, np.int64, node_only=True
+    )
+    valid = table.column(
+        f"{COLUMN_PREFIX}intok:{key}", lambda ni: parsed(ni) is not None, np.bool_, node_only=True
+    )
     return numbers, valid
 
 
@@ -79,7 +83,7 @@ def _name_code_column(table: NodeTable) -> NDArray[np.int32]:
     def extract(ni: NodeInfo) -> int:
         return _VALUE_CODES.code(ni.name) if ni.name else ABSENT
 
-    return table.column(f"{COLUMN_PREFIX}name", extract, np.int32)
+    return table.column(f"{COLUMN_PREFIX}name", extract, np.int32, node_only=True)
 
 
 class TableView:

@@ -67,5 +67,7 @@ class NodeUnschedulable:
         """Every row for a pod that tolerates cordons; else the rows not cordoned."""
         if tolerates_unschedulable(pod.spec.tolerations):
             return np.ones(len(table), dtype=np.bool_)
-        cordoned: NDArray[np.bool_] = table.column(CORDONED_COLUMN, is_cordoned, np.bool_)
+        cordoned: NDArray[np.bool_] = table.column(
+            CORDONED_COLUMN, is_cordoned, np.bool_, node_only=True
+        )
         return ~cordoned

@@ -73,7 +73,9 @@ def value_codes(key: str) -> ValueCodes:
 def code_column(table: NodeTable, key: str) -> NDArray[np.int64]:
     """Per row, the code of the node's value for `key` (-1: no such label)."""
     codes = value_codes(key)
-    column: NDArray[np.int64] = table.column(_PREFIX + "code:" + key, codes.of_node, np.int64)
+    column: NDArray[np.int64] = table.column(
+        _PREFIX + "code:" + key, codes.of_node, np.int64, node_only=True
+    )
     return column
 
 

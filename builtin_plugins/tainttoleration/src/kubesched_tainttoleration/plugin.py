@@ -117,7 +117,7 @@ class TaintToleration:
     @hookimpl
     def filter_batch(self, state: CycleState, pod: Pod, table: NodeTable) -> NDArray[np.bool_]:
         """Filter over every row: one verdict per distinct hard-taint set, spread by id."""
-        ids = table.column(HARD_COLUMN, _HARD_SETS.id_of, np.int64)
+        ids = table.column(HARD_COLUMN, _HARD_SETS.id_of, np.int64, node_only=True)
         verdicts: NDArray[np.bool_] = _HARD_SETS.values_for(
             tuple(pod.spec.tolerations), self.comparison
         )[ids]
@@ -149,7 +149,7 @@ class TaintToleration:
         pre_score = _read_pre_score_state(state)
         if isinstance(pre_score, Status):
             raise PluginError(pre_score.message)
-        ids = table.column(PREFER_COLUMN, _PREFER_SETS.id_of, np.int64)[rows]
+        ids = table.column(PREFER_COLUMN, _PREFER_SETS.id_of, np.int64, node_only=True)[rows]
         values = _PREFER_SETS.values_for(pre_score.tolerations, self.comparison)
         counts: NDArray[np.int64] = values[ids]
         return counts

@@ -68,6 +68,7 @@ from kubesched.framework._types import (
     host_ports,
 )
 from kubesched.framework._waiting_pods import MAX_PERMIT_TIMEOUT
+from kubesched.framework._what_if_table import WhatIfTable
 from kubesched.framework.hookspecs import hookimpl, hookspec
 
 __all__ = [
@@ -121,6 +122,7 @@ __all__ = [
     "Victims",
     "WaitingPod",
     "WeightedAffinityTerm",
+    "WhatIfTable",
     "affinity_term",
     "code_of",
     "default_normalize_score",

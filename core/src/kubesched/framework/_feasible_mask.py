@@ -29,12 +29,11 @@ class FeasibleMaskPhase(FilterPhase):
         for _fn, mask, _call in steps:
             if mask is not None:
                 np.logical_and(alive, mask, out=alive)
-        node_infos = table.node_infos
         self._count_masked(steps, np.arange(len(table), dtype=np.intp))
         for fn, mask, call in steps:
             if mask is not None:
                 continue
-            self._count(call.plugin, "Filter", int(np.count_nonzero(alive)))
+            node_infos = table.node_infos  # a what-if table makes its copies here            self._count(call.plugin, "Filter", int(np.count_nonzero(alive)))
             for r in np.flatnonzero(alive).tolist():
                 try:
                     value = fn(state, pod, node_infos[r])

@@ -15,7 +15,7 @@ from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._filter_outcome import Mask, Step, _filter_status
 from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
-from kubesched.framework._nominated_filter import nominated_copies
+from kubesched.framework._nominated_filter import with_nominated
 from kubesched.framework._plugin_calls import PluginCall
 from kubesched.framework._status import Status
 
@@ -71,19 +71,15 @@ def _nominated_reasons(
     rows whose copy passes (or that count no nominated pod): their reason is the
     node's own."""
     assert phase._nominator is not None
-    node_infos = table.node_infos
-    copies, where, passed = nominated_copies(
-        phase._nominator, pod, ((r, node_infos[r]) for r in rows)
-    )
-    if not copies:
+    copy_table, where, passed = with_nominated(phase._nominator, pod, table, ((r, r) for r in rows))
+    if not len(copy_table):
         return {}, passed
-    copy_table = NodeTable(copies)
     copy_masks = phase._batch_masks(state, pod, copy_table)
     if isinstance(copy_masks, Status):
         return {}, passed
     copy_steps = phase._steps(state, copy_masks)
     masks = [mask for _fn, mask, _call in copy_steps]
-    every = np.ones(len(copies), dtype=bool)
+    every = np.ones(len(copy_table), dtype=bool)
     for mask in masks:
         if mask is None:
             return {}, passed

@@ -252,7 +252,7 @@ class FilterPhase(PreFilterPhase):
         stop = len(order)
         error: Status | None = None
         if special:
-            checked = check_nominated(self, state, pod, node_infos, order, flags, limit, special)
+            checked = check_nominated(self, state, pod, table, order, flags, limit, special)
             stop, error = checked
         processed = stop
         if limit < stop:

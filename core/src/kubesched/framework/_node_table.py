@@ -4,7 +4,7 @@ The snapshot keeps one table, rows in snapshot node order. A column is
 derived from each row's NodeInfo by an `extract` function and cached; when
 the snapshot updates nodes whose generation changed, only their rows are
 recomputed. Built-in plugins and third-party ones declare their own columns
-the same way (`table.column("tainttoleration/hard", fn)`).
+the same way (`table.column("tainttoleration/hard", fn, node_only=True)`).
 """
 
 from __future__ import annotations
@@ -36,8 +36,14 @@ class NodeTable:
     def __len__(self) -> int:
         return len(self.node_infos)
 
-    def column(self, key: str, extract: Extract, dtype: DTypeLike = object) -> NDArray[Any]:
-        """The column `key`, built with `extract` on first use and kept current after."""
+    def column(
+        self, key: str, extract: Extract, dtype: DTypeLike = object, *, node_only: bool = False
+    ) -> NDArray[Any]:
+        """The column `key`, built with `extract` on first use and kept current after.
+
+        `node_only` declares that `extract` reads only the Node object, never its pods: a
+        what-if table (`WhatIfTable`) then takes the column from its base table as is
+        instead of copying the nodes to work it out."""
         col = self._columns.get(key)
         if col is None:
             values = [extract(ni) for ni in self.node_infos]

@@ -4,7 +4,7 @@ pod itself) counted as running there, as upstream's RunFilterPluginsWithNominate
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Protocol
 
 import numpy as np
@@ -16,7 +16,8 @@ from kubesched.framework._filter_outcome import Mask
 from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
-from kubesched.framework._types import NodeInfo
+from kubesched.framework._types import NodeInfo, PodInfo
+from kubesched.framework._what_if_table import Change, WhatIfTable
 
 
 class Phase(Protocol):
@@ -34,38 +35,44 @@ class Phase(Protocol):
     ) -> tuple[bool, CycleState, NodeInfo, Status | None]: ...
 
 
-def nominated_copies(
-    nominator: PodNominator, pod: Pod, nodes: Iterable[tuple[int, NodeInfo]]
-) -> tuple[list[NodeInfo], list[int], list[int]]:
-    """Copies of the `nodes` (key, node) that have pods nominated to them which `pod` must
-    make room for, with those pods added; the keys of the nodes copied; the keys of the
-    nodes without such pods."""
+def counted_nominated(nominator: PodNominator, pod: Pod, node_name: str) -> list[PodInfo]:
+    """The pods nominated to this node that Filter counts for `pod` (priority at least its
+    own, not the pod itself), in the nominator's order."""
     uid, priority = pod.metadata.uid, pod.priority
-    copies: list[NodeInfo] = []
+    return [
+        pi
+        for pi in nominator.nominated_pods_for_node(node_name)
+        if pi.pod.priority >= priority and pi.uid != uid
+    ]
+
+
+def with_nominated(
+    nominator: PodNominator, pod: Pod, table: NodeTable, rows: Iterable[tuple[int, int]]
+) -> tuple[WhatIfTable, list[int], list[int]]:
+    """The table `rows` (key, row) that have pods nominated to them which `pod` must make
+    room for, with those pods added; the keys of the rows in it; the keys of the rows
+    without such pods."""
     where: list[int] = []
     without: list[int] = []
-    for key, node_info in nodes:
-        counted = [
-            pi
-            for pi in nominator.nominated_pods_for_node(node_info.name)
-            if pi.pod.priority >= priority and pi.uid != uid
-        ]
+    picked: list[int] = []
+    changes: list[Change] = []
+    names = table.names
+    for key, row in rows:
+        counted = counted_nominated(nominator, pod, names[row])
         if not counted:
             without.append(key)
             continue
-        copy = node_info.snapshot()
-        for pi in counted:
-            copy.add_pod_info(pi)
-        copies.append(copy)
+        picked.append(row)
+        changes.append(((), counted))
         where.append(key)
-    return copies, where, without
+    return WhatIfTable(table, picked, changes), where, without
 
 
 def check_nominated(
     phase: Phase,
     state: CycleState,
     pod: Pod,
-    node_infos: Sequence[NodeInfo],
+    table: NodeTable,
     order: NDArray[np.intp],
     flags: Mask,
     limit: int,
@@ -77,8 +84,9 @@ def check_nominated(
     positions = np.flatnonzero(np.isin(order, np.fromiter(special, dtype=np.intp)) & flags)
     if not len(positions):
         return len(order), None
-    if _check_nominated_batch(phase, state, pod, node_infos, order, flags, positions):
+    if _check_nominated_batch(phase, state, pod, table, order, flags, positions):
         return len(order), None
+    node_infos = table.node_infos
     before = np.cumsum(flags) - 1
     removed = 0
     for p in positions.tolist():
@@ -101,7 +109,7 @@ def _check_nominated_batch(
     phase: Phase,
     state: CycleState,
     pod: Pod,
-    node_infos: Sequence[NodeInfo],
+    table: NodeTable,
     order: NDArray[np.intp],
     flags: Mask,
     positions: NDArray[np.intp],
@@ -113,11 +121,11 @@ def _check_nominated_batch(
     plugin failed: the row by row check then finds the failing row."""
     if phase._nominator is None or phase.pre_filter_extensions_active(state):
         return False
-    rows = ((p, node_infos[int(order[p])]) for p in positions.tolist())
-    copies, where, _none = nominated_copies(phase._nominator, pod, rows)
-    if not copies:
+    rows = zip(positions.tolist(), order[positions].tolist(), strict=True)
+    copies, where, _none = with_nominated(phase._nominator, pod, table, rows)
+    if not len(copies):
         return True
-    fits = phase.feasible_mask(state, pod, NodeTable(copies))
+    fits = phase.feasible_mask(state, pod, copies)
     if isinstance(fits, Status):
         return False
     flags[np.asarray(where, dtype=np.intp)] &= np.asarray(fits, dtype=bool)

@@ -1,0 +1,129 @@
+"""WhatIfTable: rows of a node table as they would be with some pods removed and others
+added, without copying the nodes (preemption's dry run, Filter with nominated pods).
+
+Resource columns and pod counts are the base table's rows plus the changed pods'
+requests, summed with integer arithmetic; columns declared `node_only` are the base's
+rows as they are. Any other column, and `node_infos`, come from copies of the nodes with
+the changes applied (pods removed, then pods added, in order), made on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import DTypeLike, NDArray
+
+from kubesched.framework._node_table import Extract, NodeTable
+from kubesched.framework._types import NodeInfo, PodInfo
+
+Change = tuple[Sequence[PodInfo], Sequence[PodInfo]]
+"""One row's change: the pods removed from its node, then the pods added to it."""
+
+_POD_AMOUNTS = {"requested": "requests", "non_zero_requested": "non_zero_requests"}
+"""How a NodeInfo resource kind is summed from its pods: the PodInfo field."""
+
+
+class WhatIfTable(NodeTable):
+    """Rows `rows` of `base`, each changed by its `Change`."""
+
+    __slots__ = ("_base", "_changes", "_copies", "_flat", "_rows")
+
+    def __init__(self, base: NodeTable, rows: Sequence[int], changes: Sequence[Change]) -> None:
+        self._base = base
+        self._rows = np.asarray(rows, dtype=np.intp)
+        self._changes = list(changes)
+        self._copies: list[NodeInfo] | None = None
+        self._flat: _Flat | None = None
+        self.names = [base.names[r] for r in rows]
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self._columns: dict[str, NDArray[Any]] = {}
+        self._extractors: dict[str, Extract] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @property
+    def node_infos(self) -> list[NodeInfo]:  # type: ignore[override]
+        """Copies of the rows' nodes with their changes applied (made on first use)."""
+        if self._copies is None:
+            self._copies = [
+                _changed(self._base.node_infos[r], change)
+                for r, change in zip(self._rows.tolist(), self._changes, strict=True)
+            ]
+        return self._copies
+
+    def column(
+        self, key: str, extract: Extract, dtype: DTypeLike = object, *, node_only: bool = False
+    ) -> NDArray[Any]:
+        col = self._columns.get(key)
+        if col is None:
+            if node_only:
+                col = self._base.column(key, extract, dtype, node_only=True)[self._rows]
+                self._keep(key, col, extract)
+            else:
+                col = super().column(key, extract, dtype)
+        return col
+
+    def resource(self, kind: str, name: str) -> NDArray[np.int64]:
+        field = _POD_AMOUNTS.get(kind)
+        if field is None and kind != "allocatable":
+            return super().resource(kind, name)
+        key = f"{kind}:{name}"
+        col = self._columns.get(key)
+        if col is None:
+            col = self._base.resource(kind, name)[self._rows]
+            if field is not None:
+                col = col + self._delta(field, name)
+            self._keep(key, col, lambda ni: int(getattr(ni, kind).get(name, 0)))
+        return col
+
+    def pod_count(self) -> NDArray[np.int64]:
+        col = self._columns.get("pod_count")
+        if col is None:
+            counts = [len(added) - len(removed) for removed, added in self._changes]
+            col = self._base.pod_count()[self._rows] + np.asarray(counts, dtype=np.int64)
+            self._keep("pod_count", col, lambda ni: len(ni.pods))
+        return col
+
+    def _delta(self, field: str, name: str) -> NDArray[np.int64]:
+        """Per row: the pods added's `field` amounts of `name` minus the pods removed's."""
+        if self._flat is None:
+            self._flat = _flatten(self._changes)
+        pods, signs, bounds = self._flat
+        amounts = np.array([getattr(pi, field).get(name, 0) for pi in pods], dtype=np.int64)
+        running = np.concatenate(([0], np.cumsum(amounts * signs)))
+        return running[bounds[1:]] - running[bounds[:-1]]
+
+    def replace_rows(self, rows: Iterable[tuple[int, NodeInfo]]) -> None:
+        raise TypeError("a WhatIfTable is read-only")
+
+
+_Flat = tuple[list[PodInfo], NDArray[np.int64], NDArray[np.intp]]
+"""Every row's changed pods in one list, +1 (added) or -1 (removed) for each, and where
+each row's pods start in it (one more entry: the end)."""
+
+
+def _flatten(changes: Sequence[Change]) -> _Flat:
+    pods: list[PodInfo] = []
+    signs: list[int] = []
+    bounds = [0]
+    for removed, added in changes:
+        pods += removed
+        pods += added
+        signs += [-1] * len(removed)
+        signs += [1] * len(added)
+        bounds.append(len(pods))
+    return pods, np.array(signs, dtype=np.int64), np.array(bounds, dtype=np.intp)
+
+
+def _changed(node_info: NodeInfo, change: Change) -> NodeInfo:
+    """A copy of `node_info` with the change applied."""
+    removed, added = change
+    copy = node_info.snapshot()
+    for pi in removed:
+        copy.remove_pod(pi.pod)
+    for pi in added:
+        copy.add_pod_info(pi)
+    return copy
