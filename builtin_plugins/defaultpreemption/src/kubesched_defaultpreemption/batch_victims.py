@@ -20,6 +20,7 @@ finds no candidate at all, and then runs again node by node.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,6 +44,10 @@ from kubesched_defaultpreemption.victims import NO_VICTIMS_REASON, PreemptionAll
 
 NOT_A_CANDIDATE = Status(Code.UNSCHEDULABLE, "not a candidate (decided in batch)")
 """Stands for the Filter status of a node the batch found no victims for."""
+
+RATE_MARGIN = 1.2
+"""The first chunk takes this many times the nodes an earlier dry run's rate asks for
+(the rate falls as pods are nominated; one more chunk costs more than a few nodes)."""
 
 CheckNode = Callable[[NodeInfo], "Candidate | Status"]
 
@@ -114,6 +119,7 @@ class BatchVictims:
         per_node: CheckNode,
         preemption_allowed: PreemptionAllowed,
         more_important: MoreImportantPod,
+        rate: float | None = None,
     ) -> None:
         try:
             self.nominator: PodNominator | None = handle.nominator
@@ -127,6 +133,8 @@ class BatchVictims:
         self.pdbs = pdbs
         self.ordered = ordered
         self.wanted = max(chunk, 1)
+        self.rate = rate
+        """Candidates per node found by an earlier dry run: sizes the first chunk."""
         self.feasible_mask = feasible_mask
         self.per_node = per_node
         self.preemption_allowed = preemption_allowed
@@ -155,9 +163,15 @@ class BatchVictims:
         still wanted at the rate found so far (nodes past the dry run's stop are
         worked out for nothing, nodes short of it cost another chunk)."""
         missing = max(self.wanted - self.found, 1)
+        if not self.position and self.rate:
+            return math.ceil(missing * RATE_MARGIN / self.rate)
         if not self.found:
             return missing if not self.position else 2 * self.position
         return max(-(-missing * self.position // self.found), 8)
+
+    def candidate_rate(self) -> float | None:
+        """Candidates found per node worked out, for the next dry run's `rate`."""
+        return self.found / self.position if self.found else None
 
     def _work_out(self, nodes: Sequence[NodeInfo]) -> None:
         """Fill `results` for these nodes (those left out go through the per-node form)."""

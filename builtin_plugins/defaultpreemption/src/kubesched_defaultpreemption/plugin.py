@@ -108,6 +108,8 @@ class DefaultPreemption:
         self.handle = handle
         self.rng: random.Random = getattr(handle, "rng", None) or random.Random(OFFSET_SEED)
         self.more_important_pod: MoreImportantPod = more_important_pod
+        self._candidate_rate: float | None = None
+        """Candidates per node the last batched dry run found (sizes the next one's chunks)."""
 
     def is_eligible_pod(self, node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:
         """May `victim` be evicted for `preemptor`, beyond having a lower priority?
@@ -256,8 +258,10 @@ class DefaultPreemption:
             per_node=per_node,
             preemption_allowed=self.preemption_allowed,
             more_important=self.more_important_pod,
+            rate=self._candidate_rate,
         )
         result = dry_run_preemption(potential_nodes, offset, num_candidates, batch)
+        self._candidate_rate = batch.candidate_rate()
         if batch.guessed and not result.candidates:
             return dry_run_preemption(potential_nodes, offset, num_candidates, per_node)
         return result

@@ -90,21 +90,30 @@ def shortage_reasons(
     """For each of `rows`: (unresolvable, reasons) of what its node lacks, equal to
     `fit.node_shortages` on that node (reasons in upstream's order; no reasons when
     nothing is short)."""
-    columns: list[tuple[str, list[bool], list[bool]]] = []
+    reasons: list[str] = []
+    shorts: list[NDArray[np.bool_]] = []
+    unresolvable = np.zeros(len(rows), dtype=bool)
     for name, amount, _used, capacity, short in _compare(check, table):
-        short_rows = np.asarray(short)[rows].tolist()
+        short_rows = np.asarray(short, dtype=bool)[rows]
+        shorts.append(short_rows)
         if name == PODS:
-            never = [False] * len(rows)
-            columns.append((TOO_MANY_PODS, short_rows, never))
+            reasons.append(TOO_MANY_PODS)
             continue
-        unresolvable = (amount > np.asarray(capacity)[rows]).tolist()
-        columns.append((f"Insufficient {name}", short_rows, unresolvable))
-    found: list[tuple[bool, tuple[str, ...]]] = []
-    for j in range(len(rows)):
-        reasons = tuple(reason for reason, short, _ in columns if short[j])
-        unresolvable = any(short[j] and unres[j] for _, short, unres in columns)
-        found.append((unresolvable, reasons))
-    return found
+        reasons.append(f"Insufficient {name}")
+        unresolvable |= short_rows & (amount > np.asarray(capacity)[rows])
+    if not shorts:
+        return [(False, ())] * len(rows)
+    bits = np.int64 if len(shorts) < 63 else object  # a pattern's bit per compared resource
+    weights = np.array([1 << i for i in range(len(shorts))], dtype=bits)
+    patterns = (np.array(shorts, dtype=bits).T @ weights).tolist()
+    named = {
+        pattern: tuple(reason for i, reason in enumerate(reasons) if pattern >> i & 1)
+        for pattern in set(patterns)
+    }
+    return [
+        (unres, named[pattern])
+        for unres, pattern in zip(unresolvable.tolist(), patterns, strict=True)
+    ]
 
 
 def score_batch(

@@ -10,6 +10,7 @@ the changes applied (pods removed, then pods added, in order), made on first use
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,7 @@ class WhatIfTable(NodeTable):
         self._rows = np.asarray(rows, dtype=np.intp)
         self._changes = list(changes)
         self._copies: list[NodeInfo] | None = None
-        self._flat: _Flat | None = None
+        self._flat: tuple[_Flat, _Flat] | None = None
         self.names = [base.names[r] for r in rows]
         self.index = {n: i for i, n in enumerate(self.names)}
         self._columns: dict[str, NDArray[Any]] = {}
@@ -90,32 +91,36 @@ class WhatIfTable(NodeTable):
     def _delta(self, field: str, name: str) -> NDArray[np.int64]:
         """Per row: the pods added's `field` amounts of `name` minus the pods removed's."""
         if self._flat is None:
-            self._flat = _flatten(self._changes)
-        pods, signs, bounds = self._flat
-        amounts = np.array([getattr(pi, field).get(name, 0) for pi in pods], dtype=np.int64)
-        running = np.concatenate(([0], np.cumsum(amounts * signs)))
-        return running[bounds[1:]] - running[bounds[:-1]]
+            self._flat = (
+                _Flat([c[0] for c in self._changes]),
+                _Flat([c[1] for c in self._changes]),
+            )
+        removed, added = self._flat
+        return added.sums(field, name) - removed.sums(field, name)
 
     def replace_rows(self, rows: Iterable[tuple[int, NodeInfo]]) -> None:
         raise TypeError("a WhatIfTable is read-only")
 
 
-_Flat = tuple[list[PodInfo], NDArray[np.int64], NDArray[np.intp]]
-"""Every row's changed pods in one list, +1 (added) or -1 (removed) for each, and where
-each row's pods start in it (one more entry: the end)."""
+class _Flat:
+    """Pod lists, one per row, as one list and where each row's pods start in it."""
 
+    __slots__ = ("bounds", "pods")
 
-def _flatten(changes: Sequence[Change]) -> _Flat:
-    pods: list[PodInfo] = []
-    signs: list[int] = []
-    bounds = [0]
-    for removed, added in changes:
-        pods += removed
-        pods += added
-        signs += [-1] * len(removed)
-        signs += [1] * len(added)
-        bounds.append(len(pods))
-    return pods, np.array(signs, dtype=np.int64), np.array(bounds, dtype=np.intp)
+    def __init__(self, lists: Sequence[Sequence[PodInfo]]) -> None:
+        self.pods: list[PodInfo] = [pi for pods in lists for pi in pods]
+        self.bounds = np.zeros(len(lists) + 1, dtype=np.intp)
+        if self.pods:
+            np.cumsum([len(pods) for pods in lists], out=self.bounds[1:])
+
+    def sums(self, field: str, name: str) -> NDArray[np.int64]:
+        """Per row: the sum of its pods' `field` amounts of `name`."""
+        if not self.pods:
+            return np.zeros(len(self.bounds) - 1, dtype=np.int64)
+        amounts = map(methodcaller("get", name, 0), map(attrgetter(field), self.pods))
+        running = np.zeros(len(self.pods) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(amounts, dtype=np.int64, count=len(self.pods)), out=running[1:])
+        return running[self.bounds[1:]] - running[self.bounds[:-1]]
 
 
 def _changed(node_info: NodeInfo, change: Change) -> NodeInfo:

@@ -212,7 +212,12 @@ class ScheduleOne:
         claimed = list(claimed)
         if not claimed:
             return []
-        alive = {p.key for p in self.cluster.pods() if p.metadata.deletion_timestamp is None}
+        names = {key.rpartition("/")[2] for key in claimed}
+        alive = {
+            p.key
+            for p in self.cluster.pods()
+            if p.metadata.name in names and p.metadata.deletion_timestamp is None
+        }
         return [key for key in claimed if key not in alive]
 
     def _assume_and_permit(
