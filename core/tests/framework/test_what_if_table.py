@@ -4,16 +4,23 @@ one what-if table is the base of another."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
+from kubesched import hookimpl
 from kubesched.api import CPU, MEMORY
-from kubesched.framework import NodeInfo, NodeTable, PodInfo, WhatIfTable
-from kubesched.testing import make_node, make_pod
+from kubesched.framework import Code, NodeInfo, NodeTable, PodInfo, Status, WhatIfTable
+from kubesched.testing import FrameworkHarness, make_node, make_pod
 
 GPU = "example.com/gpu"
+POD_X = make_pod("incoming").obj()
 RESOURCES = (CPU, MEMORY, GPU, "ephemeral-storage")
 Change = tuple[list[PodInfo], list[PodInfo]]
 
@@ -120,3 +127,78 @@ def test_a_what_if_table_cannot_be_updated() -> None:
     with pytest.raises(TypeError, match="read-only"):
         WhatIfTable(base, [0], [([], [])]).replace_rows([])
     assert np.array_equal(base.pod_count(), [0])
+
+
+class CpuBatch:
+    """Rejects a node whose pods request more than 1 cpu, with a batch form."""
+
+    def __init__(self, args: object, handle: object) -> None:
+        pass
+
+    @hookimpl
+    def filter(self, node_info: NodeInfo) -> Status | None:
+        return None if node_info.requested.get(CPU, 0) <= 1000 else Status(Code.UNSCHEDULABLE)
+
+    @hookimpl
+    def filter_batch(self, table: NodeTable) -> NDArray[np.bool_]:
+        return table.resource("requested", CPU) <= 1000
+
+
+class FewPods:
+    """Rejects a node with more than one pod, node by node only."""
+
+    seen: ClassVar[list[int]] = []
+
+    def __init__(self, args: object, handle: object) -> None:
+        pass
+
+    @hookimpl
+    def filter(self, node_info: NodeInfo) -> Status | None:
+        FewPods.seen.append(len(node_info.pods))
+        return None if len(node_info.pods) <= 1 else Status(Code.UNSCHEDULABLE)
+
+
+class Evaluations:
+    """Records `scheduler_plugin_evaluation_total` increments."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def add_plugin_evaluations(self, plugin: str, point: str, profile: str, count: int) -> None:
+        self.counts[plugin] = self.counts.get(plugin, 0) + count
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *args, **kwargs: None
+
+
+def test_feasible_mask_filters_what_if_rows_with_batch_and_per_node_plugins() -> None:
+    residents = [
+        [_pod("a", 600, 1, 0, None), _pod("b", 600, 1, 0, None)],
+        [_pod("c", 300, 1, 0, None)],
+        [_pod("d", 900, 1, 0, None), _pod("e", 100, 1, 0, None)],
+    ]
+    nodes = [_node(i, []).node for i in range(len(residents))]
+    bound = [
+        attrs.evolve(pi.pod, spec=attrs.evolve(pi.pod.spec, node_name=f"n{i}"))
+        for i, pods in enumerate(residents)
+        for pi in pods
+    ]
+    harness = FrameworkHarness([CpuBatch, FewPods], nodes=[n for n in nodes if n], pods=bound)
+    metrics = Evaluations()
+    harness.framework._metrics = metrics  # type: ignore[assignment]
+    table = harness.snapshot.node_table
+    infos = table.node_infos
+    extra = _pod("x", 500, 1, 0, None)
+    changes: list[Change] = [
+        ([infos[0].pods[0]], []),  # n0 without a: 600m, one pod -> fits
+        ([], [extra]),  # n1 with x: 800m, two pods -> FewPods rejects
+        ([], []),  # n2 as it is: 1000m, two pods -> FewPods rejects
+        ([], [extra]),  # n0 with x: 1700m -> CpuBatch rejects
+    ]
+    what_if = WhatIfTable(table, [0, 1, 2, 0], changes)
+    FewPods.seen.clear()
+    mask = harness.framework.feasible_mask(harness.state, POD_X, what_if)
+    assert np.asarray(mask).tolist() == [True, False, False, False]
+    assert FewPods.seen == [1, 2, 2]  # asked on copies of the rows CpuBatch passed
+    assert metrics.counts == {"CpuBatch": 4, "FewPods": 3}
+    assert [len(ni.pods) for ni in infos] == [2, 1, 2]  # the snapshot's nodes unchanged

@@ -33,7 +33,8 @@ class FeasibleMaskPhase(FilterPhase):
         for fn, mask, call in steps:
             if mask is not None:
                 continue
-            node_infos = table.node_infos  # a what-if table makes its copies here            self._count(call.plugin, "Filter", int(np.count_nonzero(alive)))
+            node_infos = table.node_infos  # a what-if table makes its copies here
+            self._count(call.plugin, "Filter", int(np.count_nonzero(alive)))
             for r in np.flatnonzero(alive).tolist():
                 try:
                     value = fn(state, pod, node_infos[r])

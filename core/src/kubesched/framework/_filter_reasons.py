@@ -15,7 +15,7 @@ from kubesched.framework._cycle_state import CycleState
 from kubesched.framework._filter_outcome import Mask, Step, _filter_status
 from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
-from kubesched.framework._nominated_filter import with_nominated
+from kubesched.framework._nominated_filter import NominatedCopies
 from kubesched.framework._plugin_calls import PluginCall
 from kubesched.framework._status import Status
 
@@ -41,6 +41,7 @@ def reasons_in_batch(
     table: NodeTable,
     rejected: list[int],
     special: Container[int],
+    copies: NominatedCopies | None = None,
 ) -> dict[int, Status]:
     """The statuses of rejected rows that `filter_batch_reasons` can give, one call per
     plugin: each row's first rejecting plugin must have the hook. A row with nominated
@@ -57,7 +58,9 @@ def reasons_in_batch(
     known: dict[int, Status] = {}
     extensions = phase.pre_filter_extensions_active(state)
     if nominated and phase._nominator is not None and not extensions:
-        known, passed = _nominated_reasons(phase, state, pod, table, nominated)
+        if copies is None:
+            copies = NominatedCopies(phase._nominator, pod, table, nominated)
+        known, passed = _nominated_reasons(phase, state, pod, copies, nominated)
         plain += passed
     masks = [mask for _fn, mask, _call in steps]
     known.update(_reasons_by_first_rejection(phase, steps, masks, state, pod, table, plain))
@@ -65,13 +68,12 @@ def reasons_in_batch(
 
 
 def _nominated_reasons(
-    phase: Phase, state: CycleState, pod: Pod, table: NodeTable, rows: list[int]
+    phase: Phase, state: CycleState, pod: Pod, copies: NominatedCopies, rows: list[int]
 ) -> tuple[dict[int, Status], list[int]]:
     """Reasons of rows with nominated pods, on copies with those pods added; also the
     rows whose copy passes (or that count no nominated pod): their reason is the
     node's own."""
-    assert phase._nominator is not None
-    copy_table, where, passed = with_nominated(phase._nominator, pod, table, ((r, r) for r in rows))
+    copy_table, where, passed = copies.of((r, r) for r in rows)
     if not len(copy_table):
         return {}, passed
     copy_masks = phase._batch_masks(state, pod, copy_table)

@@ -30,7 +30,7 @@ from kubesched.framework._filter_outcome import (
 from kubesched.framework._filter_reasons import reasons_in_batch
 from kubesched.framework._interface import PodNominator
 from kubesched.framework._node_table import NodeTable
-from kubesched.framework._nominated_filter import check_nominated
+from kubesched.framework._nominated_filter import NominatedCopies, check_nominated
 from kubesched.framework._plans import Plans
 from kubesched.framework._plugin_calls import PluginCall, quote
 from kubesched.framework._prefiltering import PreFilterPhase
@@ -251,8 +251,11 @@ class FilterPhase(PreFilterPhase):
         node_infos = table.node_infos
         stop = len(order)
         error: Status | None = None
+        copies = None
+        if special and self._nominator is not None:
+            copies = NominatedCopies(self._nominator, pod, table, sorted(special))
         if special:
-            checked = check_nominated(self, state, pod, table, order, flags, limit, special)
+            checked = check_nominated(self, state, pod, table, order, flags, limit, special, copies)
             stop, error = checked
         processed = stop
         if limit < stop:
@@ -263,7 +266,7 @@ class FilterPhase(PreFilterPhase):
         nominated = special or set()
 
         def explain(rejected: list[int]) -> FilterOutcome:
-            known = reasons_in_batch(self, steps, state, pod, table, rejected, nominated)
+            known = reasons_in_batch(self, steps, state, pod, table, rejected, nominated, copies)
             return self._visit(
                 steps,
                 state,

@@ -5,7 +5,7 @@ pod itself) counted as running there, as upstream's RunFilterPluginsWithNominate
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,6 +18,8 @@ from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
 from kubesched.framework._types import NodeInfo, PodInfo
 from kubesched.framework._what_if_table import Change, WhatIfTable
+
+K = TypeVar("K")
 
 
 class Phase(Protocol):
@@ -46,26 +48,51 @@ def counted_nominated(nominator: PodNominator, pod: Pod, node_name: str) -> list
     ]
 
 
-def with_nominated(
-    nominator: PodNominator, pod: Pod, table: NodeTable, rows: Iterable[tuple[int, int]]
-) -> tuple[WhatIfTable, list[int], list[int]]:
-    """The table `rows` (key, row) that have pods nominated to them which `pod` must make
-    room for, with those pods added; the keys of the rows in it; the keys of the rows
-    without such pods."""
-    where: list[int] = []
-    without: list[int] = []
-    picked: list[int] = []
-    changes: list[Change] = []
-    names = table.names
-    for key, row in rows:
-        counted = counted_nominated(nominator, pod, names[row])
-        if not counted:
-            without.append(key)
-            continue
-        picked.append(row)
-        changes.append(((), counted))
-        where.append(key)
-    return WhatIfTable(table, picked, changes), where, without
+class NominatedCopies:
+    """The `rows` of `table` whose nodes have pods nominated to them that `pod` must make
+    room for, with those pods added: one what-if table, built on first use and shared by
+    the Filter and the reasons of a cycle."""
+
+    def __init__(
+        self, nominator: PodNominator, pod: Pod, table: NodeTable, rows: Iterable[int]
+    ) -> None:
+        self._nominator = nominator
+        self._pod = pod
+        self._table = table
+        self._rows = rows
+        self._copies: WhatIfTable | None = None
+        self._at: dict[int, int] = {}
+        """Table row -> its row in `_copies`."""
+
+    def _built(self) -> WhatIfTable:
+        if self._copies is None:
+            picked: list[int] = []
+            changes: list[Change] = []
+            names = self._table.names
+            for row in self._rows:
+                counted = counted_nominated(self._nominator, self._pod, names[row])
+                if counted:
+                    self._at[row] = len(picked)
+                    picked.append(row)
+                    changes.append(((), counted))
+            self._copies = WhatIfTable(self._table, picked, changes)
+        return self._copies
+
+    def of(self, rows: Iterable[tuple[K, int]]) -> tuple[WhatIfTable, list[K], list[K]]:
+        """Of `rows` (key, table row): those with such pods as a table of their copies,
+        their keys, and the keys of the others."""
+        copies = self._built()
+        picked: list[int] = []
+        where: list[K] = []
+        without: list[K] = []
+        for key, row in rows:
+            at = self._at.get(row)
+            if at is None:
+                without.append(key)
+                continue
+            picked.append(at)
+            where.append(key)
+        return WhatIfTable(copies, picked, [((), ())] * len(picked)), where, without
 
 
 def check_nominated(
@@ -77,14 +104,15 @@ def check_nominated(
     flags: Mask,
     limit: int,
     special: set[int],
+    copies: NominatedCopies | None,
 ) -> tuple[int, Status | None]:
-    """Clear `flags` where a special row fails with its nominated pods counted; returns
-    how far the visit may go (the whole order, or up to the row whose Filter failed
-    with an Error) and that Error."""
+    """Clear `flags` where a special row fails with its nominated pods counted (`copies`
+    of them, None without a nominator); returns how far the visit may go (the whole
+    order, or up to the row whose Filter failed with an Error) and that Error."""
     positions = np.flatnonzero(np.isin(order, np.fromiter(special, dtype=np.intp)) & flags)
     if not len(positions):
         return len(order), None
-    if _check_nominated_batch(phase, state, pod, table, order, flags, positions):
+    if _check_nominated_batch(phase, state, pod, copies, order, flags, positions):
         return len(order), None
     node_infos = table.node_infos
     before = np.cumsum(flags) - 1
@@ -109,7 +137,7 @@ def _check_nominated_batch(
     phase: Phase,
     state: CycleState,
     pod: Pod,
-    table: NodeTable,
+    copies: NominatedCopies | None,
     order: NDArray[np.intp],
     flags: Mask,
     positions: NDArray[np.intp],
@@ -119,13 +147,13 @@ def _check_nominated_batch(
     PreFilter AddPod). Rows past where the visit stops are checked too, harmlessly:
     the visit never reaches them. False (nothing done) when it cannot be used or a
     plugin failed: the row by row check then finds the failing row."""
-    if phase._nominator is None or phase.pre_filter_extensions_active(state):
+    if copies is None or phase.pre_filter_extensions_active(state):
         return False
     rows = zip(positions.tolist(), order[positions].tolist(), strict=True)
-    copies, where, _none = with_nominated(phase._nominator, pod, table, rows)
-    if not len(copies):
+    copied, where, _none = copies.of(rows)
+    if not len(copied):
         return True
-    fits = phase.feasible_mask(state, pod, copies)
+    fits = phase.feasible_mask(state, pod, copied)
     if isinstance(fits, Status):
         return False
     flags[np.asarray(where, dtype=np.intp)] &= np.asarray(fits, dtype=bool)
