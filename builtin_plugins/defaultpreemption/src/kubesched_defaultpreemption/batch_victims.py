@@ -21,7 +21,7 @@ finds no candidate at all, and then runs again node by node.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 from kubesched.api import Pod, PodDisruptionBudget
@@ -75,6 +75,16 @@ def _nominated_counted(nominator: PodNominator | None, pod: Pod, node_name: str)
     ]
 
 
+class _Every:
+    """Contains every name."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+_EVERY_NODE = _Every()
+
+
 class _Node:
     """One node in the batch and where its reprieve stands: the pods that may be evicted
     (`order`, in reprieve order once past step 0), those put back so far (`added`), its
@@ -104,7 +114,8 @@ class _Node:
 
 class BatchVictims:
     """`check_node` for the dry run that works out victims a chunk of nodes at a time,
-    in the dry run's visiting order (`ordered`); `per_node` is the per-node form."""
+    in the dry run's visiting order (`ordered`); `per_node` is the per-node form.
+    `preemption_allowed` None: every pod of lower priority than the preemptor may go."""
 
     def __init__(
         self,
@@ -117,7 +128,7 @@ class BatchVictims:
         *,
         feasible_mask: Callable[..., Any],
         per_node: CheckNode,
-        preemption_allowed: PreemptionAllowed,
+        preemption_allowed: PreemptionAllowed | None,
         more_important: MoreImportantPod,
         rate: float | None = None,
     ) -> None:
@@ -126,6 +137,7 @@ class BatchVictims:
         except KubeschedError:  # a framework without one: no pod is nominated anywhere
             self.nominator = None
         self.handle = handle
+        self._named: Container[str] | None = None
         self.emptied = NodeTable([])
         """The chunk's nodes with every pod that may be evicted removed."""
         self.state = state
@@ -177,13 +189,19 @@ class BatchVictims:
         """Fill `results` for these nodes (those left out go through the per-node form)."""
         pod = self.pod
         pending: list[_Node] = []
+        allowed = self.preemption_allowed
+        priority = pod.priority
+        named = self._nominated_names()
         for node_info in nodes:
             name = node_info.name
-            potential = [p for p in node_info.pods if self.preemption_allowed(node_info, p, pod)]
+            if allowed is None:
+                potential = [p for p in node_info.pods if p.pod.priority < priority]
+            else:
+                potential = [p for p in node_info.pods if allowed(node_info, p, pod)]
             if not potential:
                 self.results[name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
                 continue
-            nominated = _nominated_counted(self.nominator, pod, name)
+            nominated = _nominated_counted(self.nominator, pod, name) if name in named else []
             pending.append(_Node(name, len(pending), potential, nominated))
         table = self._table_of(nodes)
         rows = [table.index[n.name] for n in pending]
@@ -216,6 +234,13 @@ class BatchVictims:
             self.results[node.name] = Candidate(
                 node.name, tuple(v.pod for v in victims), node.num_violating
             )
+
+    def _nominated_names(self) -> Container[str]:
+        """The nodes some pod is nominated to (every node when the nominator cannot say)."""
+        if self._named is None:
+            names = getattr(self.nominator, "nominated_node_names", None)
+            self._named = _EVERY_NODE if names is None else frozenset(names())
+        return self._named
 
     def _table_of(self, nodes: Sequence[NodeInfo]) -> NodeTable:
         """The snapshot's node table when it holds these very nodes (its columns are then

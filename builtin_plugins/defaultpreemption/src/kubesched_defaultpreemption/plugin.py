@@ -256,7 +256,7 @@ class DefaultPreemption:
             num_candidates,
             feasible_mask=feasible_mask,
             per_node=per_node,
-            preemption_allowed=self.preemption_allowed,
+            preemption_allowed=None if self._by_priority_alone() else self.preemption_allowed,
             more_important=self.more_important_pod,
             rate=self._candidate_rate,
         )
@@ -265,6 +265,15 @@ class DefaultPreemption:
         if batch.guessed and not result.candidates:
             return dry_run_preemption(potential_nodes, offset, num_candidates, per_node)
         return result
+
+    def _by_priority_alone(self) -> bool:
+        """Is `preemption_allowed` the default, deciding by priority alone (neither it nor
+        `is_eligible_pod` replaced)?"""
+        return (
+            getattr(self.preemption_allowed, "__func__", None)
+            is DefaultPreemption.preemption_allowed
+            and getattr(self.is_eligible_pod, "__func__", None) is DefaultPreemption.is_eligible_pod
+        )
 
     def _batches(self) -> bool:
         """May the dry run work in batches? Not when `select_victims_on_node` is
