@@ -71,7 +71,7 @@ def _nominated_counted(nominator: PodNominator | None, pod: Pod, node_name: str)
     return [
         pi
         for pi in nominator.nominated_pods_for_node(node_name)
-        if pi.pod.priority >= priority and pi.uid != uid
+        if pi.priority >= priority and pi.uid != uid
     ]
 
 
@@ -195,7 +195,7 @@ class BatchVictims:
         for node_info in nodes:
             name = node_info.name
             if allowed is None:
-                potential = [p for p in node_info.pods if p.pod.priority < priority]
+                potential = [p for p in node_info.pods if p.priority < priority]
             else:
                 potential = [p for p in node_info.pods if allowed(node_info, p, pod)]
             if not potential:

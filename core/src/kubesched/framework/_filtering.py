@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -194,14 +193,11 @@ class FilterPhase(PreFilterPhase):
         nominator = self._nominator
         if nominator is None:
             return set()
-        names_fn = getattr(nominator, "nominated_node_names", None)
-        names: Any = names_fn() if names_fn is not None else table.names
         index = table.index
-        return {
-            index[name]
-            for name in names
-            if name in index and nominator.nominated_pods_for_node(name)
-        }
+        names_fn = getattr(nominator, "nominated_node_names", None)
+        if names_fn is not None:  # the nodes some pod is nominated to, and only those
+            return {index[name] for name in names_fn() if name in index}
+        return {i for i, name in enumerate(table.names) if nominator.nominated_pods_for_node(name)}
 
     def _filter_rows(
         self,

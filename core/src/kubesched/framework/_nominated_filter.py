@@ -44,7 +44,7 @@ def counted_nominated(nominator: PodNominator, pod: Pod, node_name: str) -> list
     return [
         pi
         for pi in nominator.nominated_pods_for_node(node_name)
-        if pi.pod.priority >= priority and pi.uid != uid
+        if pi.priority >= priority and pi.uid != uid
     ]
 
 

@@ -36,13 +36,21 @@ def host_ports(pod: Pod) -> tuple[tuple[str, str, int], ...]:
 
 
 class PodInfo:
-    """A pod plus what the scheduler derives from it once: its requests, host ports and
-    (on first use) its compiled pod affinity terms."""
+    """A pod plus what the scheduler derives from it once: its priority, requests, host
+    ports and (on first use) its compiled pod affinity terms."""
 
-    __slots__ = ("_affinity_terms", "host_ports", "non_zero_requests", "pod", "requests")
+    __slots__ = (
+        "_affinity_terms",
+        "host_ports",
+        "non_zero_requests",
+        "pod",
+        "priority",
+        "requests",
+    )
 
     def __init__(self, pod: Pod) -> None:
         self.pod = pod
+        self.priority: int = pod.priority
         self.requests: ResourceList = pod_requests(pod)
         nz = pod_requests(pod, NON_ZERO_DEFAULTS)
         self.non_zero_requests: ResourceList = {CPU: nz.get(CPU, 0), MEMORY: nz.get(MEMORY, 0)}
