@@ -119,3 +119,32 @@ def test_a_framework_without_a_nominator_batches_as_if_none_were_nominated() -> 
         ]
     assert verdicts[True] == verdicts[False]
     assert len(verdicts[True]) == 3 and all(len(v) == 2 for _n, v in verdicts[True])
+
+
+def test_per_node_filters_see_a_victim_taken_out_before_the_next_pod_is_put_back() -> None:
+    """The batch's node copies follow the reprieve pod by pod: the bigger, more important
+    pod goes back first and cannot stay; the smaller one after it can, so it is no victim."""
+    nodes = [make_node(f"n{i}").capacity(cpu="2", pods=10).obj() for i in range(2)]
+    pods = [
+        make_pod(f"big{i}").uid(f"big{i}").node(f"n{i}").priority(5).req(cpu="1200m").obj()
+        for i in range(2)
+    ] + [
+        make_pod(f"small{i}").uid(f"small{i}").node(f"n{i}").priority(0).req(cpu="300m").obj()
+        for i in range(2)
+    ]
+    preemptor = make_pod("high").uid("high").priority(10).req(cpu="1500m").obj()
+    verdicts = {}
+    for batch in (True, False):
+        handle = MaskHandle(nodes, pods)
+        plugin = DefaultPreemption(None, handle)
+        plugin.batch_dry_run = batch
+        result = plugin.find_candidates(
+            CycleState(),
+            preemptor,
+            handle.lister.node_infos(),
+            {n.metadata.name: Status(Code.UNSCHEDULABLE, "Insufficient cpu") for n in nodes},
+        )
+        verdicts[batch] = sorted(
+            (c.node_name, [v.metadata.name for v in c.victims]) for c in result.candidates
+        )
+    assert verdicts[True] == verdicts[False] == [("n0", ["big0"]), ("n1", ["big1"])]

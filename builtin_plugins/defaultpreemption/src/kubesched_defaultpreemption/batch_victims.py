@@ -88,11 +88,13 @@ _EVERY_NODE = _Every()
 class _Node:
     """One node in the batch and where its reprieve stands: the pods that may be evicted
     (`order`, in reprieve order once past step 0), those put back so far (`added`), its
-    row in the emptied table."""
+    row in the emptied table, and a copy of it kept in step for per-node Filters."""
 
     __slots__ = (
         "added",
-        "name",
+        "applied",
+        "copy",
+        "info",
         "nominated",
         "num_violating",
         "order",
@@ -101,8 +103,10 @@ class _Node:
         "violating",
     )
 
-    def __init__(self, name: str, row: int, potential: list[PodInfo], nominated: list[PodInfo]):
-        self.name = name
+    def __init__(
+        self, info: NodeInfo, row: int, potential: list[PodInfo], nominated: list[PodInfo]
+    ) -> None:
+        self.info = info
         self.row = row
         self.nominated = nominated
         self.order = potential
@@ -110,6 +114,42 @@ class _Node:
         self.violating = 0
         self.victims: list[PodInfo] = []
         self.num_violating = 0
+        self.copy: NodeInfo | None = None
+        self.applied: list[PodInfo] = []
+        """The pods of `added` that `copy` holds."""
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    def working_copy(self) -> NodeInfo:
+        """The node with `order` removed and `added` put back: a copy made on first use,
+        then changed pod by pod as `added` grows or loses its last pod (as the per-node
+        form changes its copy, so the pods are in the same order)."""
+        copy = self.copy
+        if copy is None:
+            copy = self.copy = self.info.snapshot()
+            for pi in self.order:
+                copy.remove_pod(pi.pod)
+        applied, added = self.applied, self.added
+        while applied and (len(applied) > len(added) or applied[-1] is not added[len(applied) - 1]):
+            copy.remove_pod(applied.pop().pod)
+        for pi in added[len(applied) :]:
+            copy.add_pod_info(pi)
+            applied.append(pi)
+        return copy
+
+
+def _copies(nodes: Sequence[_Node], where: list[int]) -> list[NodeInfo]:
+    """The rows of `_fits`'s table as NodeInfos: each node's working copy, then a copy of
+    it with the nominated pods added for each of `where`."""
+    copies = [n.working_copy() for n in nodes]
+    for i in where:
+        copy = copies[i].snapshot()
+        for pi in nodes[i].nominated:
+            copy.add_pod_info(pi)
+        copies.append(copy)
+    return copies
 
 
 class BatchVictims:
@@ -202,7 +242,7 @@ class BatchVictims:
                 self.results[name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
                 continue
             nominated = _nominated_counted(self.nominator, pod, name) if name in named else []
-            pending.append(_Node(name, len(pending), potential, nominated))
+            pending.append(_Node(node_info, len(pending), potential, nominated))
         table = self._table_of(nodes)
         rows = [table.index[n.name] for n in pending]
         self.emptied = WhatIfTable(table, rows, [(n.order, ()) for n in pending])
@@ -270,7 +310,8 @@ class BatchVictims:
         for i in where:
             rows.append(nodes[i].row)
             changes.append(((), nodes[i].added + nodes[i].nominated))
-        mask = self.feasible_mask(self.state, self.pod, WhatIfTable(self.emptied, rows, changes))
+        table = WhatIfTable(self.emptied, rows, changes, copies=lambda: _copies(nodes, where))
+        mask = self.feasible_mask(self.state, self.pod, table)
         if isinstance(mask, Status):
             return None
         fits = [bool(f) for f in mask[: len(nodes)]]

@@ -4,12 +4,14 @@ added, without copying the nodes (preemption's dry run, Filter with nominated po
 Resource columns and pod counts are the base table's rows plus the changed pods'
 requests, summed with integer arithmetic; columns declared `node_only` are the base's
 rows as they are. Any other column, and `node_infos`, come from copies of the nodes with
-the changes applied (pods removed, then pods added, in order), made on first use.
+the changes applied (pods removed, then pods added, in order), made on first use. The
+base may itself be a what-if table (the dry run's reprieve steps over its emptied
+nodes): its copies are then made once and copied again per step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter, methodcaller
 from typing import Any
 
@@ -27,14 +29,23 @@ _POD_AMOUNTS = {"requested": "requests", "non_zero_requested": "non_zero_request
 
 
 class WhatIfTable(NodeTable):
-    """Rows `rows` of `base`, each changed by its `Change`."""
+    """Rows `rows` of `base`, each changed by its `Change`. `copies`, when given, makes the
+    rows' NodeInfos instead (a caller that keeps copies of its own in step)."""
 
-    __slots__ = ("_base", "_changes", "_copies", "_flat", "_rows")
+    __slots__ = ("_base", "_changes", "_copies", "_flat", "_make_copies", "_rows")
 
-    def __init__(self, base: NodeTable, rows: Sequence[int], changes: Sequence[Change]) -> None:
+    def __init__(
+        self,
+        base: NodeTable,
+        rows: Sequence[int],
+        changes: Sequence[Change],
+        *,
+        copies: Callable[[], list[NodeInfo]] | None = None,
+    ) -> None:
         self._base = base
         self._rows = np.asarray(rows, dtype=np.intp)
         self._changes = list(changes)
+        self._make_copies = copies
         self._copies: list[NodeInfo] | None = None
         self._flat: tuple[_Flat, _Flat] | None = None
         self.names = [base.names[r] for r in rows]
@@ -47,10 +58,14 @@ class WhatIfTable(NodeTable):
 
     @property
     def node_infos(self) -> list[NodeInfo]:  # type: ignore[override]
-        """Copies of the rows' nodes with their changes applied (made on first use)."""
+        """Copies of the rows' nodes with their changes applied (made on first use; a row
+        without changes is the base's NodeInfo itself)."""
+        if self._copies is None and self._make_copies is not None:
+            self._copies = self._make_copies()
         if self._copies is None:
+            infos = self._base.node_infos  # a what-if base makes its own copies once
             self._copies = [
-                _changed(self._base.node_infos[r], change)
+                _changed(infos[r], change) if change[0] or change[1] else infos[r]
                 for r, change in zip(self._rows.tolist(), self._changes, strict=True)
             ]
         return self._copies
