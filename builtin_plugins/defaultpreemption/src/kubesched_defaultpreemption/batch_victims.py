@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Container, Sequence
+from functools import partial
 from typing import Any
 
 from kubesched.api import Pod, PodDisruptionBudget
@@ -140,16 +141,16 @@ class _Node:
         return copy
 
 
-def _copies(nodes: Sequence[_Node], where: list[int]) -> list[NodeInfo]:
-    """The rows of `_fits`'s table as NodeInfos: each node's working copy, then a copy of
-    it with the nominated pods added for each of `where`."""
-    copies = [n.working_copy() for n in nodes]
-    for i in where:
-        copy = copies[i].snapshot()
-        for pi in nodes[i].nominated:
-            copy.add_pod_info(pi)
-        copies.append(copy)
-    return copies
+def _copy_of(nodes: Sequence[_Node], where: list[int], row: int) -> NodeInfo:
+    """Row `row` of `_fits`'s table as a NodeInfo: a node's working copy, or (past the
+    nodes) a copy of it with its nominated pods added, for each of `where`."""
+    if row < len(nodes):
+        return nodes[row].working_copy()
+    node = nodes[where[row - len(nodes)]]
+    copy = node.working_copy().snapshot()
+    for pi in node.nominated:
+        copy.add_pod_info(pi)
+    return copy
 
 
 class BatchVictims:
@@ -310,7 +311,7 @@ class BatchVictims:
         for i in where:
             rows.append(nodes[i].row)
             changes.append(((), nodes[i].added + nodes[i].nominated))
-        table = WhatIfTable(self.emptied, rows, changes, copies=lambda: _copies(nodes, where))
+        table = WhatIfTable(self.emptied, rows, changes, copy_of=partial(_copy_of, nodes, where))
         mask = self.feasible_mask(self.state, self.pod, table)
         if isinstance(mask, Status):
             return None

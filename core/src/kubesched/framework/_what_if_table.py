@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter, methodcaller
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
@@ -29,10 +29,10 @@ _POD_AMOUNTS = {"requested": "requests", "non_zero_requested": "non_zero_request
 
 
 class WhatIfTable(NodeTable):
-    """Rows `rows` of `base`, each changed by its `Change`. `copies`, when given, makes the
-    rows' NodeInfos instead (a caller that keeps copies of its own in step)."""
+    """Rows `rows` of `base`, each changed by its `Change`. `copy_of(i)`, when given, makes
+    row i's NodeInfo instead (a caller that keeps copies of its own in step)."""
 
-    __slots__ = ("_base", "_changes", "_copies", "_flat", "_make_copies", "_rows")
+    __slots__ = ("_base", "_changes", "_copies", "_flat", "_rows")
 
     def __init__(
         self,
@@ -40,13 +40,12 @@ class WhatIfTable(NodeTable):
         rows: Sequence[int],
         changes: Sequence[Change],
         *,
-        copies: Callable[[], list[NodeInfo]] | None = None,
+        copy_of: Callable[[int], NodeInfo] | None = None,
     ) -> None:
         self._base = base
         self._rows = np.asarray(rows, dtype=np.intp)
         self._changes = list(changes)
-        self._make_copies = copies
-        self._copies: list[NodeInfo] | None = None
+        self._copies = _RowCopies(len(self._rows), copy_of or self._changed_row)
         self._flat: tuple[_Flat, _Flat] | None = None
         self.names = [base.names[r] for r in rows]
         self.index = {n: i for i, n in enumerate(self.names)}
@@ -57,18 +56,22 @@ class WhatIfTable(NodeTable):
         return len(self._rows)
 
     @property
-    def node_infos(self) -> list[NodeInfo]:  # type: ignore[override]
-        """Copies of the rows' nodes with their changes applied (made on first use; a row
-        without changes is the base's NodeInfo itself)."""
-        if self._copies is None and self._make_copies is not None:
-            self._copies = self._make_copies()
-        if self._copies is None:
-            infos = self._base.node_infos  # a what-if base makes its own copies once
-            self._copies = [
-                _changed(infos[r], change) if change[0] or change[1] else infos[r]
-                for r, change in zip(self._rows.tolist(), self._changes, strict=True)
-            ]
+    def node_infos(self) -> Sequence[NodeInfo]:  # type: ignore[override]
+        """The rows' nodes with their changes applied: each a copy made when first read
+        (a row without changes is the base's NodeInfo itself)."""
         return self._copies
+
+    def _changed_row(self, i: int) -> NodeInfo:
+        node_info = self._base.node_infos[int(self._rows[i])]
+        removed, added = self._changes[i]
+        if not removed and not added:
+            return node_info
+        copy = node_info.snapshot()
+        for pi in removed:
+            copy.remove_pod(pi.pod)
+        for pi in added:
+            copy.add_pod_info(pi)
+        return copy
 
     def column(
         self, key: str, extract: Extract, dtype: DTypeLike = object, *, node_only: bool = False
@@ -138,12 +141,28 @@ class _Flat:
         return running[self.bounds[1:]] - running[self.bounds[:-1]]
 
 
-def _changed(node_info: NodeInfo, change: Change) -> NodeInfo:
-    """A copy of `node_info` with the change applied."""
-    removed, added = change
-    copy = node_info.snapshot()
-    for pi in removed:
-        copy.remove_pod(pi.pod)
-    for pi in added:
-        copy.add_pod_info(pi)
-    return copy
+class _RowCopies(Sequence[NodeInfo]):
+    """A what-if table's NodeInfos, each made by `make(row)` when first read."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, rows: int, make: Callable[[int], NodeInfo]) -> None:
+        self._made: list[NodeInfo | None] = [None] * rows
+        self._make = make
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    @overload
+    def __getitem__(self, i: int) -> NodeInfo: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[NodeInfo]: ...
+
+    def __getitem__(self, i: int | slice) -> NodeInfo | list[NodeInfo]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._made)))]
+        made = self._made[i]
+        if made is None:
+            made = self._made[i] = self._make(range(len(self._made))[i])
+        return made
