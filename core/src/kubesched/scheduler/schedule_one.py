@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from attrs import define, evolve
 
@@ -206,18 +206,12 @@ class ScheduleOne:
             entry, fw, _fit_status(Code.UNSCHEDULABLE, err), nominating, start, err
         )
 
-    def _evicted(self, claimed: Iterable[str]) -> list[str]:
+    def _evicted(self, claimed: Sequence[str]) -> list[str]:
         """The victims a PostFilter named that the cluster has really deleted (or is
         deleting): a plugin's claim is checked, not taken on trust."""
-        claimed = list(claimed)
-        if not claimed:
-            return []
         names = {key.rpartition("/")[2] for key in claimed}
-        alive = {
-            p.key
-            for p in self.cluster.pods()
-            if p.metadata.name in names and p.metadata.deletion_timestamp is None
-        }
+        named = [p for p in self.cluster.pods() if p.metadata.name in names] if names else []
+        alive = {p.key for p in named if p.metadata.deletion_timestamp is None}
         return [key for key in claimed if key not in alive]
 
     def _assume_and_permit(
