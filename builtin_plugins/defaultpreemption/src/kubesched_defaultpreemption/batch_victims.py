@@ -5,13 +5,13 @@ Step 0 filters the nodes as they would be with every pod that may be evicted rem
 (a `WhatIfTable` over the snapshot's node table: no node is copied unless a plugin
 reads a column that needs it); step k puts back each surviving node's k-th pod in
 reprieve order and filters again, taking the pod out for good where the preemptor no
-longer fits. Each node
-goes through exactly the adds, removes and Filter verdicts of the per-node form, so
-the candidates and victims are the same. A node with pods nominated to it that the
-preemptor must make room for is filtered twice per step, with and without them, as
-Filter on one node does. It applies only when no PreFilter AddPod/RemovePod
-extension is active (the cycle state would then differ per node); a chunk where a
-Filter plugin fails goes through the per-node form, which finds the failure.
+longer fits. Each node goes through exactly the adds, removes and Filter verdicts of
+the per-node form, so the candidates and victims are the same. A node with pods
+nominated to it that the preemptor must make room for is filtered twice per step, with
+and without them, as Filter on one node does. It applies only when no PreFilter
+AddPod/RemovePod extension is active (the cycle state would then differ per node); a
+chunk where a Filter plugin fails goes through the per-node form, which finds the
+failure.
 
 Nodes that are not candidates get `NOT_A_CANDIDATE` instead of their Filter status,
 which the batch does not work out: the dry run needs those statuses only when it
@@ -21,7 +21,7 @@ finds no candidate at all, and then runs again node by node.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -74,16 +74,6 @@ def _nominated_counted(nominator: PodNominator | None, pod: Pod, node_name: str)
         for pi in nominator.nominated_pods_for_node(node_name)
         if pi.priority >= priority and pi.uid != uid
     ]
-
-
-class _Every:
-    """Contains every name."""
-
-    def __contains__(self, name: object) -> bool:
-        return True
-
-
-_EVERY_NODE = _Every()
 
 
 class _Node:
@@ -178,7 +168,7 @@ class BatchVictims:
         except KubeschedError:  # a framework without one: no pod is nominated anywhere
             self.nominator = None
         self.handle = handle
-        self._named: Container[str] | None = None
+        self._named: frozenset[str] | None = None
         self.emptied = NodeTable([])
         """The chunk's nodes with every pod that may be evicted removed."""
         self.state = state
@@ -242,7 +232,8 @@ class BatchVictims:
             if not potential:
                 self.results[name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
                 continue
-            nominated = _nominated_counted(self.nominator, pod, name) if name in named else []
+            some = named is None or name in named
+            nominated = _nominated_counted(self.nominator, pod, name) if some else []
             pending.append(_Node(node_info, len(pending), potential, nominated))
         table = self._table_of(nodes)
         rows = [table.index[n.name] for n in pending]
@@ -276,11 +267,11 @@ class BatchVictims:
                 node.name, tuple(v.pod for v in victims), node.num_violating
             )
 
-    def _nominated_names(self) -> Container[str]:
-        """The nodes some pod is nominated to (every node when the nominator cannot say)."""
+    def _nominated_names(self) -> frozenset[str] | None:
+        """The nodes some pod is nominated to (None: the nominator cannot say)."""
         if self._named is None:
             names = getattr(self.nominator, "nominated_node_names", None)
-            self._named = _EVERY_NODE if names is None else frozenset(names())
+            self._named = frozenset(names()) if names is not None else None
         return self._named
 
     def _table_of(self, nodes: Sequence[NodeInfo]) -> NodeTable:
