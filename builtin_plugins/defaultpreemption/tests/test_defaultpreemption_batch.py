@@ -94,14 +94,12 @@ class MaskHandle(FakeHandle):
         return self.run_filter_plugins(state, pod, node_info)
 
 
-def test_a_framework_without_a_nominator_batches_as_if_none_were_nominated() -> None:
-    nodes = [make_node(f"n{i}").capacity(cpu="2", pods=10).obj() for i in range(3)]
-    pods = [
-        make_pod(f"low{i}").uid(f"low{i}").node(f"n{i % 3}").priority(0).req(cpu="800m").obj()
-        for i in range(6)
-    ]
-    preemptor = make_pod("high").uid("high").priority(10).req(cpu="1500m").obj()
-    verdicts = {}
+def dry_run_both_ways(
+    nodes: list[Any], pods: list[Pod], preemptor: Pod
+) -> dict[bool, tuple[list[tuple[str, list[str]]], int]]:
+    """Candidates (node, victims) found with and without batching on a MaskHandle, each
+    with the number of chunks the batch worked out."""
+    found = {}
     for batch in (True, False):
         handle = MaskHandle(nodes, pods)
         plugin = DefaultPreemption(None, handle)
@@ -113,10 +111,24 @@ def test_a_framework_without_a_nominator_batches_as_if_none_were_nominated() -> 
                 handle.lister.node_infos(),
                 {n.metadata.name: Status(Code.UNSCHEDULABLE, "Insufficient cpu") for n in nodes},
             )
-        assert bool(chunks) is batch
-        verdicts[batch] = [
+        candidates = [
             (c.node_name, [v.metadata.name for v in c.victims]) for c in result.candidates
         ]
+        found[batch] = (candidates, len(chunks))
+    return found
+
+
+def test_a_framework_without_a_nominator_batches_as_if_none_were_nominated() -> None:
+    nodes = [make_node(f"n{i}").capacity(cpu="2", pods=10).obj() for i in range(3)]
+    pods = [
+        make_pod(f"low{i}").uid(f"low{i}").node(f"n{i % 3}").priority(0).req(cpu="800m").obj()
+        for i in range(6)
+    ]
+    preemptor = make_pod("high").uid("high").priority(10).req(cpu="1500m").obj()
+    found = dry_run_both_ways(nodes, pods, preemptor)
+    for batch in (True, False):
+        assert bool(found[batch][1]) is batch
+    verdicts = {batch: candidates for batch, (candidates, _chunks) in found.items()}
     assert verdicts[True] == verdicts[False]
     assert len(verdicts[True]) == 3 and all(len(v) == 2 for _n, v in verdicts[True])
 
@@ -133,18 +145,6 @@ def test_per_node_filters_see_a_victim_taken_out_before_the_next_pod_is_put_back
         for i in range(2)
     ]
     preemptor = make_pod("high").uid("high").priority(10).req(cpu="1500m").obj()
-    verdicts = {}
-    for batch in (True, False):
-        handle = MaskHandle(nodes, pods)
-        plugin = DefaultPreemption(None, handle)
-        plugin.batch_dry_run = batch
-        result = plugin.find_candidates(
-            CycleState(),
-            preemptor,
-            handle.lister.node_infos(),
-            {n.metadata.name: Status(Code.UNSCHEDULABLE, "Insufficient cpu") for n in nodes},
-        )
-        verdicts[batch] = sorted(
-            (c.node_name, [v.metadata.name for v in c.victims]) for c in result.candidates
-        )
+    found = dry_run_both_ways(nodes, pods, preemptor)
+    verdicts = {batch: sorted(candidates) for batch, (candidates, _chunks) in found.items()}
     assert verdicts[True] == verdicts[False] == [("n0", ["big0"]), ("n1", ["big1"])]

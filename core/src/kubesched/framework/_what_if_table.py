@@ -4,9 +4,9 @@ added, without copying the nodes (preemption's dry run, Filter with nominated po
 Resource columns and pod counts are the base table's rows plus the changed pods'
 requests, summed with integer arithmetic; columns declared `node_only` are the base's
 rows as they are. Any other column, and `node_infos`, come from copies of the nodes with
-the changes applied (pods removed, then pods added, in order), made on first use. The
-base may itself be a what-if table (the dry run's reprieve steps over its emptied
-nodes): its copies are then made once and copied again per step.
+the changes applied (pods removed, then pods added, in order), each made when its row
+is first read. The base may itself be a what-if table (the dry run's reprieve steps
+over its emptied nodes). The table is read-only: nothing recomputes its rows.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class WhatIfTable(NodeTable):
         if col is None:
             if node_only:
                 col = self._base.column(key, extract, dtype, node_only=True)[self._rows]
-                self._keep(key, col, extract)
+                self._columns[key] = col
             else:
                 col = super().column(key, extract, dtype)
         return col
@@ -95,7 +95,7 @@ class WhatIfTable(NodeTable):
             col = self._base.resource(kind, name)[self._rows]
             if field is not None:
                 col = col + self._delta(field, name)
-            self._keep(key, col, lambda ni: int(getattr(ni, kind).get(name, 0)))
+            self._columns[key] = col
         return col
 
     def pod_count(self) -> NDArray[np.int64]:
@@ -103,7 +103,7 @@ class WhatIfTable(NodeTable):
         if col is None:
             counts = [len(added) - len(removed) for removed, added in self._changes]
             col = self._base.pod_count()[self._rows] + np.asarray(counts, dtype=np.int64)
-            self._keep("pod_count", col, lambda ni: len(ni.pods))
+            self._columns["pod_count"] = col
         return col
 
     def _delta(self, field: str, name: str) -> NDArray[np.int64]:
