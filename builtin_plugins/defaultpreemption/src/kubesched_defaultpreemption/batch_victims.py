@@ -63,17 +63,49 @@ def batch_filter(handle: Handle, state: CycleState) -> Callable[..., Any] | None
     return feasible_mask  # type: ignore[no-any-return]
 
 
-def _nominated_counted(nominator: PodNominator | None, pod: Pod, node_name: str) -> list[PodInfo]:
-    """The pods nominated to this node that Filter counts for `pod` (priority at least
-    its own, not the pod itself), in the nominator's order."""
+def _nominated_counted(
+    nominator: PodNominator | None, pod: Pod
+) -> Callable[[str], Sequence[PodInfo]]:
+    """Node name -> the pods nominated there that Filter counts for `pod` (priority at
+    least its own, not the pod itself), in the nominator's order (the scheduler's
+    nominator works them out once, in `counted_for`)."""
     if nominator is None:
-        return []
+        return lambda _name: ()
+    counted_for = getattr(nominator, "counted_for", None)
+    if counted_for is not None:
+        counted: dict[str, list[PodInfo]] = counted_for(pod)
+        return lambda name: counted.get(name, ())
     uid, priority = pod.metadata.uid, pod.priority
-    return [
+    return lambda name: [
         pi
-        for pi in nominator.nominated_pods_for_node(node_name)
+        for pi in nominator.nominated_pods_for_node(name)
         if pi.priority >= priority and pi.uid != uid
     ]
+
+
+class VictimOrders:
+    """Per node, the pods a preemptor of some priority may evict (those of lower
+    priority), in the node's order and in reprieve order (most important first): kept
+    from one dry run to the next while the node is unchanged (same generation)."""
+
+    __slots__ = ("_by_node",)
+
+    def __init__(self) -> None:
+        self._by_node: dict[str, tuple[int, int, MoreImportantPod, list[PodInfo], list[PodInfo]]]
+        self._by_node = {}
+
+    def of(
+        self, node_info: NodeInfo, priority: int, more_important: MoreImportantPod
+    ) -> tuple[list[PodInfo], list[PodInfo]]:
+        """(potential victims in node order, the same by importance); do not modify them."""
+        name, generation = node_info.name, node_info.generation
+        kept = self._by_node.get(name)
+        if kept is not None and kept[:2] == (generation, priority) and kept[2] == more_important:
+            return kept[3], kept[4]
+        potential = [p for p in node_info.pods if p.priority < priority]
+        ordered = by_importance(potential, more_important) if potential else potential
+        self._by_node[name] = (generation, priority, more_important, potential, ordered)
+        return potential, ordered
 
 
 class _Node:
@@ -89,18 +121,26 @@ class _Node:
         "nominated",
         "num_violating",
         "order",
+        "ordered",
         "row",
         "victims",
         "violating",
     )
 
     def __init__(
-        self, info: NodeInfo, row: int, potential: list[PodInfo], nominated: list[PodInfo]
+        self,
+        info: NodeInfo,
+        row: int,
+        potential: list[PodInfo],
+        nominated: Sequence[PodInfo],
+        ordered: list[PodInfo] | None = None,
     ) -> None:
         self.info = info
         self.row = row
         self.nominated = nominated
         self.order = potential
+        self.ordered = ordered
+        """`order` by importance, when known already."""
         self.added: list[PodInfo] = []
         self.violating = 0
         self.victims: list[PodInfo] = []
@@ -162,13 +202,15 @@ class BatchVictims:
         preemption_allowed: PreemptionAllowed | None,
         more_important: MoreImportantPod,
         rate: float | None = None,
+        orders: VictimOrders | None = None,
     ) -> None:
         try:
-            self.nominator: PodNominator | None = handle.nominator
+            nominator: PodNominator | None = handle.nominator
         except KubeschedError:  # a framework without one: no pod is nominated anywhere
-            self.nominator = None
+            nominator = None
         self.handle = handle
-        self._named: frozenset[str] | None = None
+        self._nominated = _nominated_counted(nominator, pod)
+        """The pods nominated to a node that the preemptor must make room for."""
         self.emptied = NodeTable([])
         """The chunk's nodes with every pod that may be evicted removed."""
         self.state = state
@@ -182,6 +224,7 @@ class BatchVictims:
         self.per_node = per_node
         self.preemption_allowed = preemption_allowed
         self.more_important = more_important
+        self.orders = orders or VictimOrders()
         self.position = 0
         self.results: dict[str, Candidate | Status] = {}
         self.covered: set[str] = set()
@@ -222,19 +265,19 @@ class BatchVictims:
         pending: list[_Node] = []
         allowed = self.preemption_allowed
         priority = pod.priority
-        named = self._nominated_names()
+        orders = self.orders
         for node_info in nodes:
             name = node_info.name
+            ordered = None
             if allowed is None:
-                potential = [p for p in node_info.pods if p.priority < priority]
+                potential, ordered = orders.of(node_info, priority, self.more_important)
             else:
                 potential = [p for p in node_info.pods if allowed(node_info, p, pod)]
             if not potential:
                 self.results[name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
                 continue
-            some = named is None or name in named
-            nominated = _nominated_counted(self.nominator, pod, name) if some else []
-            pending.append(_Node(node_info, len(pending), potential, nominated))
+            nominated = self._nominated(name)
+            pending.append(_Node(node_info, len(pending), potential, nominated, ordered))
         table = self._table_of(nodes)
         rows = [table.index[n.name] for n in pending]
         self.emptied = WhatIfTable(table, rows, [(n.order, ()) for n in pending])
@@ -247,11 +290,13 @@ class BatchVictims:
                 self.results[node.name] = NOT_A_CANDIDATE
                 self.guessed = True
                 continue
-            violating, non_violating = split_by_pdb_violation(
-                by_importance(node.order, self.more_important), self.pdbs
-            )
-            node.order = violating + non_violating
-            node.violating = len(violating)
+            ordered = node.ordered or by_importance(node.order, self.more_important)
+            if self.pdbs:
+                violating, non_violating = split_by_pdb_violation(ordered, self.pdbs)
+                node.order = violating + non_violating
+                node.violating = len(violating)
+            else:
+                node.order = ordered
             alive.append(node)
         if not self._reprieve(alive):
             for node in pending:
@@ -266,13 +311,6 @@ class BatchVictims:
             self.results[node.name] = Candidate(
                 node.name, tuple(v.pod for v in victims), node.num_violating
             )
-
-    def _nominated_names(self) -> frozenset[str] | None:
-        """The nodes some pod is nominated to (None: the nominator cannot say)."""
-        if self._named is None:
-            names = getattr(self.nominator, "nominated_node_names", None)
-            self._named = frozenset(names()) if names is not None else None
-        return self._named
 
     def _table_of(self, nodes: Sequence[NodeInfo]) -> NodeTable:
         """The snapshot's node table when it holds these very nodes (its columns are then
@@ -301,7 +339,7 @@ class BatchVictims:
         where = [i for i, n in enumerate(nodes) if n.nominated]
         for i in where:
             rows.append(nodes[i].row)
-            changes.append(((), nodes[i].added + nodes[i].nominated))
+            changes.append(((), [*nodes[i].added, *nodes[i].nominated]))
         table = WhatIfTable(self.emptied, rows, changes, copy_of=partial(_copy_of, nodes, where))
         mask = self.feasible_mask(self.state, self.pod, table)
         if isinstance(mask, Status):

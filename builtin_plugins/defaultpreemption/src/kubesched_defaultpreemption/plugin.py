@@ -24,7 +24,7 @@ from kubesched.framework import (
     process_preemption_with_extenders,
 )
 from kubesched_defaultpreemption.args import DefaultPreemptionArgs
-from kubesched_defaultpreemption.batch_victims import BatchVictims, batch_filter
+from kubesched_defaultpreemption.batch_victims import BatchVictims, VictimOrders, batch_filter
 from kubesched_defaultpreemption.candidates import Candidate, choose_candidate
 from kubesched_defaultpreemption.dry_run import DryRunResult, dry_run_preemption
 from kubesched_defaultpreemption.executor import (
@@ -110,6 +110,7 @@ class DefaultPreemption:
         self.more_important_pod: MoreImportantPod = more_important_pod
         self._candidate_rate: float | None = None
         """Candidates per node the last batched dry run found (sizes the next one's chunks)."""
+        self._victim_orders = VictimOrders()
 
     def is_eligible_pod(self, node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:
         """May `victim` be evicted for `preemptor`, beyond having a lower priority?
@@ -259,6 +260,7 @@ class DefaultPreemption:
             preemption_allowed=None if self._by_priority_alone() else self.preemption_allowed,
             more_important=self.more_important_pod,
             rate=self._candidate_rate,
+            orders=self._victim_orders,
         )
         result = dry_run_preemption(potential_nodes, offset, num_candidates, batch)
         self._candidate_rate = batch.candidate_rate()

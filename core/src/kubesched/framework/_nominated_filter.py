@@ -4,7 +4,7 @@ pod itself) counted as running there, as upstream's RunFilterPluginsWithNominate
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -37,11 +37,16 @@ class Phase(Protocol):
     ) -> tuple[bool, CycleState, NodeInfo, Status | None]: ...
 
 
-def counted_nominated(nominator: PodNominator, pod: Pod, node_name: str) -> list[PodInfo]:
-    """The pods nominated to this node that Filter counts for `pod` (priority at least its
-    own, not the pod itself), in the nominator's order."""
+def counted_nominated(nominator: PodNominator, pod: Pod) -> Callable[[str], Sequence[PodInfo]]:
+    """Node name -> the pods nominated there that Filter counts for `pod` (priority at
+    least its own, not the pod itself), in the nominator's order: from the nominator's
+    `counted_for` when it has one (the scheduler's, which caches it), else node by node."""
+    counted_for = getattr(nominator, "counted_for", None)
+    if counted_for is not None:
+        counted: dict[str, list[PodInfo]] = counted_for(pod)
+        return lambda node_name: counted.get(node_name, ())
     uid, priority = pod.metadata.uid, pod.priority
-    return [
+    return lambda node_name: [
         pi
         for pi in nominator.nominated_pods_for_node(node_name)
         if pi.priority >= priority and pi.uid != uid
@@ -69,8 +74,9 @@ class NominatedCopies:
             picked: list[int] = []
             changes: list[Change] = []
             names = self._table.names
+            counted_on = counted_nominated(self._nominator, self._pod)
             for row in self._rows:
-                counted = counted_nominated(self._nominator, self._pod, names[row])
+                counted = counted_on(names[row])
                 if counted:
                     self._at[row] = len(picked)
                     picked.append(row)

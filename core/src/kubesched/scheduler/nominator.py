@@ -18,12 +18,14 @@ PodLookup = Callable[[Pod], "Pod | None"]
 class Nominator:
     """node name -> nominated pods (in nomination order), and pod uid -> node name."""
 
-    __slots__ = ("_by_node", "_lookup", "_node_of")
+    __slots__ = ("_by_node", "_counted", "_lookup", "_node_of")
 
     def __init__(self, lookup: PodLookup | None = None) -> None:
         self._lookup = lookup
         self._by_node: dict[str, list[PodInfo]] = {}
         self._node_of: dict[str, str] = {}
+        self._counted: dict[tuple[int, str], dict[str, list[PodInfo]]] = {}
+        """`counted_for`'s answers until the nominations change."""
 
     def add_nominated_pod(self, pod_info: PodInfo, node_name: str | None) -> None:
         """Nominate the pod to `node_name` ("" clears the nomination).
@@ -42,6 +44,7 @@ class Nominator:
                 return
         self._node_of[pod.uid] = node
         self._by_node.setdefault(node, []).append(pod_info)
+        self._counted.clear()
 
     def update_nominated_pod(self, old_pod: Pod, new_pod_info: PodInfo) -> None:
         """Replace the pod's PodInfo, keeping an in-memory nomination the update did not carry."""
@@ -58,6 +61,7 @@ class Nominator:
         node = self._node_of.pop(pod.uid, None)
         if node is None:
             return
+        self._counted.clear()
         pods = self._by_node[node]
         pods[:] = [p for p in pods if p.uid != pod.uid]
         if not pods:
@@ -65,6 +69,23 @@ class Nominator:
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         return list(self._by_node.get(node_name, ()))
+
+    def counted_for(self, pod: Pod) -> dict[str, list[PodInfo]]:
+        """Node name -> the pods nominated there that Filter counts for `pod` (priority at
+        least its own, not the pod itself), in nomination order; nodes with none are left
+        out. The answer is shared until the nominations change: do not modify it."""
+        uid = pod.metadata.uid
+        key = (pod.priority, uid if uid in self._node_of else "")
+        counted = self._counted.get(key)
+        if counted is None:
+            priority = key[0]
+            counted = {}
+            for node, pods in self._by_node.items():
+                kept = [p for p in pods if p.priority >= priority and p.uid != uid]
+                if kept:
+                    counted[node] = kept
+            self._counted[key] = counted
+        return counted
 
     def nominated_node_names(self) -> list[str]:
         """Every node some pod is nominated to."""
