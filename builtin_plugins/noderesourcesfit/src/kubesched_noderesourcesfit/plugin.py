@@ -119,15 +119,16 @@ class NodeResourcesFit:
         self, state: CycleState, pod: Pod, table: NodeTable, rows: NDArray[np.intp]
     ) -> list[Status | None]:
         check = _read(state, PRE_FILTER_STATE_KEY, FitCheck)
-        return [
-            Status(
-                Code.UNSCHEDULABLE_AND_UNRESOLVABLE if unresolvable else Code.UNSCHEDULABLE,
-                *reasons,
+        shortages = shortage_reasons(check, table, rows)
+        statuses: dict[tuple[bool, tuple[str, ...]], Status | None] = {
+            (unres, reasons): Status(
+                Code.UNSCHEDULABLE_AND_UNRESOLVABLE if unres else Code.UNSCHEDULABLE, *reasons
             )
             if reasons
             else None
-            for unresolvable, reasons in shortage_reasons(check, table, rows)
-        ]
+            for unres, reasons in set(shortages)
+        }  # one Status per kind of shortage, shared by the nodes that have it
+        return [statuses[shortage] for shortage in shortages]
 
     def insufficient_matrix(self, state: CycleState, table: NodeTable) -> InsufficientMatrix:
         """What every row lacks for the pod PreFilter saw: filter_batch's mask and each

@@ -129,8 +129,13 @@ def _reasons_by_first_rejection(
             continue
         if len(statuses) != len(group):
             continue
+        converted: dict[int, Status | None] = {}  # nodes often share one status object
         for r, value in zip(group, statuses, strict=True):
-            status = None if value is None else _filter_status(call, value)
+            if value is None:
+                continue
+            if id(value) not in converted:
+                converted[id(value)] = _filter_status(call, value)
+            status = converted[id(value)]
             if status is not None and status.is_rejected():
                 known[r] = status
     return known

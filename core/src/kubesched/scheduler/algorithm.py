@@ -303,8 +303,8 @@ class Algorithm:
 def _record(outcome: FilterOutcome, diagnosis: Diagnosis) -> None:
     """Add a filter outcome's statuses to the diagnosis (upstream's NodeToStatus.Set and
     AddPluginStatus)."""
-    for name, status in outcome.statuses.items():
-        diagnosis.node_to_status[name] = status
+    diagnosis.node_to_status.update(outcome.statuses)
+    for status in {id(s): s for s in outcome.statuses.values()}.values():
         diagnosis.add_plugin_status(status)
 
 

@@ -6,6 +6,7 @@ ran on its node, so the room preemption made is not taken by someone else.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from kubesched.api import Pod
@@ -18,12 +19,14 @@ PodLookup = Callable[[Pod], "Pod | None"]
 class Nominator:
     """node name -> nominated pods (in nomination order), and pod uid -> node name."""
 
-    __slots__ = ("_by_node", "_counted", "_lookup", "_node_of")
+    __slots__ = ("_by_node", "_counted", "_lookup", "_node_of", "_priorities")
 
     def __init__(self, lookup: PodLookup | None = None) -> None:
         self._lookup = lookup
         self._by_node: dict[str, list[PodInfo]] = {}
         self._node_of: dict[str, str] = {}
+        self._priorities: Counter[int] = Counter()
+        """How many nominated pods have each priority."""
         self._counted: dict[tuple[int, str], dict[str, list[PodInfo]]] = {}
         """`counted_for`'s answers until the nominations change."""
 
@@ -43,7 +46,8 @@ class Nominator:
             if live is None or live.spec.node_name:
                 return
         self._node_of[pod.uid] = node
-        self._by_node.setdefault(node, []).append(pod_info)
+        self._by_node[node] = [*self._by_node.get(node, ()), pod_info]
+        self._priorities[pod_info.priority] += 1
         self._counted.clear()
 
     def update_nominated_pod(self, old_pod: Pod, new_pod_info: PodInfo) -> None:
@@ -62,10 +66,16 @@ class Nominator:
         if node is None:
             return
         self._counted.clear()
-        pods = self._by_node[node]
-        pods[:] = [p for p in pods if p.uid != pod.uid]
-        if not pods:
-            del self._by_node[node]
+        kept: list[PodInfo] = []
+        for p in self._by_node.pop(node):
+            if p.uid != pod.uid:
+                kept.append(p)
+            else:
+                self._priorities[p.priority] -= 1
+                if not self._priorities[p.priority]:
+                    del self._priorities[p.priority]
+        if kept:
+            self._by_node[node] = kept
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         return list(self._by_node.get(node_name, ()))
@@ -74,17 +84,25 @@ class Nominator:
         """Node name -> the pods nominated there that Filter counts for `pod` (priority at
         least its own, not the pod itself), in nomination order; nodes with none are left
         out. The answer is shared until the nominations change: do not modify it."""
-        uid = pod.metadata.uid
-        key = (pod.priority, uid if uid in self._node_of else "")
+        uid, priority = pod.metadata.uid, pod.priority
+        own = self._node_of.get(uid)
+        key = (priority, uid if own else "")
         counted = self._counted.get(key)
-        if counted is None:
-            priority = key[0]
+        if counted is not None:
+            return counted
+        if min(self._priorities, default=priority) >= priority:  # every pod counts
+            counted = dict(self._by_node)
+            if own is not None:
+                mine = [p for p in counted.pop(own) if p.uid != uid]
+                if mine:
+                    counted[own] = mine
+        else:
             counted = {}
             for node, pods in self._by_node.items():
                 kept = [p for p in pods if p.priority >= priority and p.uid != uid]
                 if kept:
                     counted[node] = kept
-            self._counted[key] = counted
+        self._counted[key] = counted
         return counted
 
     def nominated_node_names(self) -> list[str]:
