@@ -12,6 +12,7 @@ over its emptied nodes). The table is read-only: nothing recomputes its rows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from operator import attrgetter, methodcaller
 from typing import Any, overload
 
@@ -32,7 +33,7 @@ class WhatIfTable(NodeTable):
     """Rows `rows` of `base`, each changed by its `Change`. `copy_of(i)`, when given, makes
     row i's NodeInfo instead (a caller that keeps copies of its own in step)."""
 
-    __slots__ = ("_base", "_changes", "_copies", "_flat", "_rows")
+    __slots__ = ("_base", "_changes", "_copies", "_flat", "_index", "_names", "_rows")
 
     def __init__(
         self,
@@ -47,13 +48,27 @@ class WhatIfTable(NodeTable):
         self._changes = list(changes)
         self._copies = _RowCopies(len(self._rows), copy_of or self._changed_row)
         self._flat: tuple[_Flat, _Flat] | None = None
-        self.names = [base.names[r] for r in rows]
-        self.index = {n: i for i, n in enumerate(self.names)}
+        self._names: list[str] | None = None
+        self._index: dict[str, int] | None = None
         self._columns: dict[str, NDArray[Any]] = {}
         self._extractors: dict[str, Extract] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
+
+    @property
+    def names(self) -> list[str]:  # type: ignore[override]
+        """The rows' node names (worked out on first use: few readers need them)."""
+        if self._names is None:
+            base_names = self._base.names
+            self._names = [base_names[r] for r in self._rows.tolist()]
+        return self._names
+
+    @property
+    def index(self) -> dict[str, int]:  # type: ignore[override]
+        if self._index is None:
+            self._index = {n: i for i, n in enumerate(self.names)}
+        return self._index
 
     @property
     def node_infos(self) -> Sequence[NodeInfo]:  # type: ignore[override]
@@ -101,20 +116,24 @@ class WhatIfTable(NodeTable):
     def pod_count(self) -> NDArray[np.int64]:
         col = self._columns.get("pod_count")
         if col is None:
-            counts = [len(added) - len(removed) for removed, added in self._changes]
-            col = self._base.pod_count()[self._rows] + np.asarray(counts, dtype=np.int64)
+            removed, added = self._flats()
+            col = self._base.pod_count()[self._rows] + added.counts() - removed.counts()
             self._columns["pod_count"] = col
         return col
 
     def _delta(self, field: str, name: str) -> NDArray[np.int64]:
         """Per row: the pods added's `field` amounts of `name` minus the pods removed's."""
+        removed, added = self._flats()
+        return added.sums(field, name) - removed.sums(field, name)
+
+    def _flats(self) -> tuple[_Flat, _Flat]:
+        """The pods removed and the pods added, each as one flat list."""
         if self._flat is None:
             self._flat = (
                 _Flat([c[0] for c in self._changes]),
                 _Flat([c[1] for c in self._changes]),
             )
-        removed, added = self._flat
-        return added.sums(field, name) - removed.sums(field, name)
+        return self._flat
 
     def replace_rows(self, rows: Iterable[tuple[int, NodeInfo]]) -> None:
         raise TypeError("a WhatIfTable is read-only")
@@ -126,10 +145,14 @@ class _Flat:
     __slots__ = ("bounds", "pods")
 
     def __init__(self, lists: Sequence[Sequence[PodInfo]]) -> None:
-        self.pods: list[PodInfo] = [pi for pods in lists for pi in pods]
+        self.pods: list[PodInfo] = list(chain.from_iterable(lists))
         self.bounds = np.zeros(len(lists) + 1, dtype=np.intp)
         if self.pods:
-            np.cumsum([len(pods) for pods in lists], out=self.bounds[1:])
+            np.cumsum(np.fromiter(map(len, lists), np.intp, len(lists)), out=self.bounds[1:])
+
+    def counts(self) -> NDArray[np.int64]:
+        """Per row: how many pods it has."""
+        return np.diff(self.bounds).astype(np.int64, copy=False)
 
     def sums(self, field: str, name: str) -> NDArray[np.int64]:
         """Per row: the sum of its pods' `field` amounts of `name`."""
