@@ -249,6 +249,8 @@ class FilterPhase(PreFilterPhase):
         error: Status | None = None
         copies = None
         if special and self._nominator is not None:
+            if len(order) < len(table):  # copies of the visited rows only
+                special = special.intersection(order.tolist())
             copies = NominatedCopies(self._nominator, pod, table, sorted(special))
         if special:
             checked = check_nominated(self, state, pod, table, order, flags, limit, special, copies)
