@@ -26,10 +26,10 @@ class FeasibleMaskPhase(FilterPhase):
             return masks
         steps = self._steps(state, masks)
         alive = np.ones(len(table), dtype=bool)
-        for _fn, mask, _call in steps:
-            if mask is not None:
+        for _fn, mask, call in steps:
+            if mask is not None:  # asked about the rows every plugin before it passed
+                self._count(call.plugin, "Filter", int(np.count_nonzero(alive)))
                 np.logical_and(alive, mask, out=alive)
-        self._count_masked(steps, np.arange(len(table), dtype=np.intp))
         for fn, mask, call in steps:
             if mask is not None:
                 continue
