@@ -13,7 +13,7 @@ import pytest
 
 from kubesched import hookimpl
 from kubesched.api import Pod
-from kubesched.framework import PostFilterResult
+from kubesched.framework import Handle, PostFilterResult
 from kubesched.testing import make_node, make_pod, simulate
 from kubesched_faultinjection import FAULTS, HOOKS, FaultInjection
 from kubesched_faultinjection.invariants import violations
@@ -259,3 +259,29 @@ def test_victims_a_post_filter_names_but_never_deleted_are_not_reported() -> Non
     assert violations(run.simulation, run.result, pending) == []
     big = run.outcome("default/big")
     assert (big.status, big.victims, big.nominated_node) == ("Unschedulable", [], "n0")
+
+
+def test_victims_off_the_nominated_node_are_checked_too() -> None:
+    class Evictor:
+        """Nominates n0 but evicts one of two pods on n1 (claiming both)."""
+
+        name = "Evictor"
+
+        def __init__(self, args: object, handle: Handle) -> None:
+            self.handle = handle
+
+        @hookimpl
+        def post_filter(self, pod: Pod) -> PostFilterResult:
+            client = self.handle.client
+            client.delete_pod(next(p for p in client.pods() if p.metadata.name == "gone"))
+            return PostFilterResult("n0", victims=("default/gone", "default/stays"))
+
+    on_n1 = [
+        make_pod(n).namespace("default").node("n1").req(cpu="1").obj() for n in ("gone", "stays")
+    ]
+    filler = make_pod("filler").namespace("default").node("n0").req(cpu="4").obj()
+    pending = [faulty("big", cpu="4")]
+    cfg = {"profiles": [{"plugins": {"postFilter": {"enabled": [{"name": "Evictor"}]}}}]}
+    run = simulate(nodes(2), [filler, *on_n1, *pending], cfg, plugins={"Evictor": Evictor})
+    big = run.outcome("default/big")
+    assert (big.victims, big.nominated_node) == (["default/gone"], "n0")

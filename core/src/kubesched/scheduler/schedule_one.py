@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 
 from attrs import define, evolve
 
@@ -36,6 +36,7 @@ from kubesched.scheduler.algorithm import Algorithm, NodeStatusView, ScheduleErr
 from kubesched.scheduler.binder import ConcurrentBinder
 from kubesched.scheduler.cache import Cache, CacheError
 from kubesched.scheduler.entry import QueueEntry
+from kubesched.scheduler.evicted import evicted
 from kubesched.scheduler.explain import explain_failure, explain_result
 from kubesched.scheduler.extenders import HTTPExtender, extenders_binding
 from kubesched.scheduler.metrics import PLUGIN_METRICS_SAMPLE_PERCENT, SchedulerMetrics
@@ -197,7 +198,7 @@ class ScheduleOne:
                     outcome.nominated_node = result.nominated_node_name
                 if self.explains(entry.pod) and result.details is not None:
                     outcome.preemption = result.details
-                victims = self._evicted(result.victims)
+                victims = evicted(self.cluster, self.snapshot, result.victims, nominating or "")
                 outcome.victims.extend(v for v in victims if v not in outcome.victims)
                 self.preemptors.update(dict.fromkeys(victims, entry.pod.key))
                 if victims:
@@ -205,14 +206,6 @@ class ScheduleOne:
         self.handle_scheduling_failure(
             entry, fw, _fit_status(Code.UNSCHEDULABLE, err), nominating, start, err
         )
-
-    def _evicted(self, claimed: Sequence[str]) -> list[str]:
-        """The victims a PostFilter named that the cluster has really deleted (or is
-        deleting): a plugin's claim is checked, not taken on trust."""
-        names = {key.rpartition("/")[2] for key in claimed}
-        named = [p for p in self.cluster.pods() if p.metadata.name in names] if names else []
-        alive = {p.key for p in named if p.metadata.deletion_timestamp is None}
-        return [key for key in claimed if key not in alive]
 
     def _assume_and_permit(
         self,
