@@ -63,7 +63,8 @@ def nodes_where_preemption_might_help(
 ) -> list[NodeInfo]:
     """The nodes whose Filter status is Unschedulable, in snapshot order: evicting pods
     cannot help where it is UnschedulableAndUnresolvable, nor on nodes with no status."""
-    return [n for n in all_nodes if node_statuses.get(n.name, _ABSENT).code == Code.UNSCHEDULABLE]
+    status_of, unschedulable = node_statuses.get, Code.UNSCHEDULABLE
+    return [n for n in all_nodes if status_of(n.name, _ABSENT).code == unschedulable]
 
 
 def explain_choice(

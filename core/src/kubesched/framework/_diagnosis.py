@@ -55,12 +55,13 @@ class FitError(Exception):
         if d.pre_filter_msg:
             msg += f" {d.pre_filter_msg}."
         else:
-            # Nodes mostly share a few reason tuples: count those, then their reasons.
-            by_tuple = Counter(status.reasons for status in d.node_to_status.values())
+            # Nodes mostly share a few Status objects: count those, then their reasons.
+            statuses = d.node_to_status.values()
+            by_status = Counter(map(id, statuses))
             reasons: Counter[str] = Counter()
-            for tuple_reasons, nodes in by_tuple.items():
-                for reason in tuple_reasons:
-                    reasons[reason] += nodes
+            for status in dict(zip(map(id, statuses), statuses, strict=True)).values():
+                for reason in status.reasons:
+                    reasons[reason] += by_status[id(status)]
             absent = self.num_all_nodes - len(d.node_to_status)
             if absent > 0:
                 for reason in d.absent_nodes_status.reasons:

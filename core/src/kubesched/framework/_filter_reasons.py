@@ -129,13 +129,9 @@ def _reasons_by_first_rejection(
             continue
         if len(statuses) != len(group):
             continue
-        converted: dict[int, Status | None] = {}  # nodes often share one status object
-        for r, value in zip(group, statuses, strict=True):
-            if value is None:
-                continue
-            if id(value) not in converted:
-                converted[id(value)] = _filter_status(call, value)
-            status = converted[id(value)]
-            if status is not None and status.is_rejected():
-                known[r] = status
+        distinct = dict(zip(map(id, statuses), statuses, strict=True))  # nodes share statuses
+        converted = {i: _filter_status(call, v) for i, v in distinct.items() if v is not None}
+        rejecting = {i: s for i, s in converted.items() if s is not None and s.is_rejected()}
+        pairs = zip(group, statuses, strict=True)
+        known.update((r, rejecting[id(v)]) for r, v in pairs if id(v) in rejecting)
     return known

@@ -265,6 +265,10 @@ class FilterPhase(PreFilterPhase):
 
         def explain(rejected: list[int]) -> FilterOutcome:
             known = reasons_in_batch(self, steps, state, pod, table, rejected, nominated, copies)
+            if len(known) == len(rejected):  # every reason known: no visit
+                names = map(table.names.__getitem__, rejected)
+                statuses = dict(zip(names, map(known.__getitem__, rejected), strict=True))
+                return FilterOutcome(order[:0], statuses, len(rejected))
             return self._visit(
                 steps,
                 state,

@@ -133,9 +133,10 @@ class NodeInfo:
     """
 
     __slots__ = (
+        "_node",
         "allocatable",
         "generation",
-        "node",
+        "name",
         "non_zero_requested",
         "pods",
         "pods_with_affinity",
@@ -144,8 +145,10 @@ class NodeInfo:
         "used_ports",
     )
 
+    name: str  # set with `node`: read on every row of a cycle, so not a property
+
     def __init__(self, node: Node | None = None, pods: Iterable[PodInfo] = ()) -> None:
-        self.node: Node | None = None
+        self.node = None
         self.allocatable: ResourceList = {}
         self.pods: list[PodInfo] = []
         self.requested: ResourceList = {}
@@ -160,8 +163,13 @@ class NodeInfo:
             self.add_pod_info(p)
 
     @property
-    def name(self) -> str:
-        return self.node.metadata.name if self.node is not None else ""
+    def node(self) -> Node | None:
+        return self._node
+
+    @node.setter
+    def node(self, node: Node | None) -> None:
+        self._node = node
+        self.name = node.metadata.name if node is not None else ""
 
     @property
     def allowed_pod_number(self) -> int:
@@ -232,7 +240,8 @@ class NodeInfo:
     def snapshot(self) -> NodeInfo:
         """A copy that can be changed without touching this one (same generation)."""
         copy = NodeInfo.__new__(NodeInfo)
-        copy.node = self.node
+        copy._node = self._node
+        copy.name = self.name
         copy.allocatable = dict(self.allocatable)
         copy.pods = list(self.pods)
         copy.requested = dict(self.requested)

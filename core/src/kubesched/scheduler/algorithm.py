@@ -70,6 +70,13 @@ class NodeStatusView(Mapping[str, Status]):
             raise KeyError(name)
         return self._diagnosis.absent_nodes_status
 
+    def get(self, name: str, default: Status | None = None) -> Status | None:  # type: ignore[override]
+        """`self[name]`, or `default` for a node not in the snapshot (read once per node)."""
+        status = self._diagnosis.node_to_status.get(name)
+        if status is not None:
+            return status
+        return default if self._snapshot.get(name) is None else self._diagnosis.absent_nodes_status
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._snapshot.node_table.names)
 
@@ -304,7 +311,8 @@ def _record(outcome: FilterOutcome, diagnosis: Diagnosis) -> None:
     """Add a filter outcome's statuses to the diagnosis (upstream's NodeToStatus.Set and
     AddPluginStatus)."""
     diagnosis.node_to_status.update(outcome.statuses)
-    for status in {id(s): s for s in outcome.statuses.values()}.values():
+    statuses = outcome.statuses.values()
+    for status in dict(zip(map(id, statuses), statuses, strict=True)).values():
         diagnosis.add_plugin_status(status)
 
 
