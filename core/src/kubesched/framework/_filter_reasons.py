@@ -132,6 +132,9 @@ def _reasons_by_first_rejection(
         distinct = dict(zip(map(id, statuses), statuses, strict=True))  # nodes share statuses
         converted = {i: _filter_status(call, v) for i, v in distinct.items() if v is not None}
         rejecting = {i: s for i, s in converted.items() if s is not None and s.is_rejected()}
-        pairs = zip(group, statuses, strict=True)
-        known.update((r, rejecting[id(v)]) for r, v in pairs if id(v) in rejecting)
+        if len(distinct) == 1 and rejecting:  # one status for the whole group
+            known.update(dict.fromkeys(group, *rejecting.values()))
+        elif rejecting:
+            pairs = zip(group, statuses, strict=True)
+            known.update((r, rejecting[id(v)]) for r, v in pairs if id(v) in rejecting)
     return known
