@@ -37,6 +37,7 @@ from kubesched.framework import (
     PodNominator,
     Status,
     WhatIfTable,
+    counted_nominated,
 )
 from kubesched_defaultpreemption.candidates import Candidate
 from kubesched_defaultpreemption.importance import MoreImportantPod, by_importance
@@ -61,26 +62,6 @@ def batch_filter(handle: Handle, state: CycleState) -> Callable[..., Any] | None
     if feasible_mask is None or extensions_active is None or extensions_active(state):
         return None
     return feasible_mask  # type: ignore[no-any-return]
-
-
-def _nominated_counted(
-    nominator: PodNominator | None, pod: Pod
-) -> Callable[[str], Sequence[PodInfo]]:
-    """Node name -> the pods nominated there that Filter counts for `pod` (priority at
-    least its own, not the pod itself), in the nominator's order (the scheduler's
-    nominator works them out once, in `counted_for`)."""
-    if nominator is None:
-        return lambda _name: ()
-    counted_for = getattr(nominator, "counted_for", None)
-    if counted_for is not None:
-        counted: dict[str, list[PodInfo]] = counted_for(pod)
-        return lambda name: counted.get(name, ())
-    uid, priority = pod.metadata.uid, pod.priority
-    return lambda name: [
-        pi
-        for pi in nominator.nominated_pods_for_node(name)
-        if pi.priority >= priority and pi.uid != uid
-    ]
 
 
 class VictimOrders:
@@ -209,7 +190,9 @@ class BatchVictims:
         except KubeschedError:  # a framework without one: no pod is nominated anywhere
             nominator = None
         self.handle = handle
-        self._nominated = _nominated_counted(nominator, pod)
+        self._nominated: Callable[[str], Sequence[PodInfo]] = (
+            (lambda _name: ()) if nominator is None else counted_nominated(nominator, pod)
+        )
         """The pods nominated to a node that the preemptor must make room for."""
         self.emptied = NodeTable([])
         """The chunk's nodes with every pod that may be evicted removed."""

@@ -45,6 +45,7 @@ from kubesched.framework._interface import (
 )
 from kubesched.framework._lister import SharedLister
 from kubesched.framework._node_table import NodeTable
+from kubesched.framework._nominated_filter import counted_nominated
 from kubesched.framework._points import EXTENSION_POINTS, HOOKS, ExtensionPoint
 from kubesched.framework._registry import (
     IN_TREE,
@@ -125,6 +126,7 @@ __all__ = [
     "WhatIfTable",
     "affinity_term",
     "code_of",
+    "counted_nominated",
     "default_normalize_score",
     "default_registry",
     "hookimpl",
