@@ -148,3 +148,17 @@ def test_per_node_filters_see_a_victim_taken_out_before_the_next_pod_is_put_back
     found = dry_run_both_ways(nodes, pods, preemptor)
     verdicts = {batch: sorted(candidates) for batch, (candidates, _chunks) in found.items()}
     assert verdicts[True] == verdicts[False] == [("n0", ["big0"]), ("n1", ["big1"])]
+
+
+def test_victim_orders_follow_the_node_and_the_preemptors_priority() -> None:
+    """Kept while the node is unchanged; worked out again when a pod joins it or the
+    preemptor's priority differs."""
+    orders = batch_victims.VictimOrders()
+    low, mid = (PodInfo(make_pod(n).priority(p).obj()) for n, p in (("low", 0), ("mid", 5)))
+    node_info = NodeInfo(make_node("n1").obj(), [low])
+    first = orders.of(node_info, 10, more_important_pod)
+    assert first == ([low], [low])
+    assert orders.of(node_info, 10, more_important_pod)[0] is first[0]  # kept
+    node_info.add_pod_info(mid)
+    assert orders.of(node_info, 10, more_important_pod) == ([low, mid], [mid, low])
+    assert orders.of(node_info, 5, more_important_pod) == ([low], [low])

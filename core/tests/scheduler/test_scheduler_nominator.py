@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from kubesched.api import Pod
 from kubesched.framework import PodInfo
 from kubesched.scheduler.nominator import Nominator
@@ -52,3 +55,39 @@ def test_update_keeps_an_in_memory_nomination_the_update_lacks() -> None:
     moved = make_pod("p").nominated_node_name("n2").obj()
     nominator.update_nominated_pod(new, PodInfo(moved))
     assert _names(nominator, "n1") == [] and _names(nominator, "n2") == ["p"]
+
+
+_PODS = [PodInfo(make_pod(f"p{i}").priority(i % 3).obj()) for i in range(6)]
+_NODES = ["n1", "n2", "n3"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(_PODS) - 1), st.sampled_from([*_NODES, ""])), max_size=12
+    ),
+    st.integers(0, len(_PODS) - 1),
+    st.integers(-1, 3),
+)
+def test_counted_for_is_every_nodes_filtered_nominations_after_any_changes(
+    moves: list[tuple[int, str]], asking: int, priority: int
+) -> None:
+    """`counted_for` (cached between changes) equals, node by node, the nominated pods of
+    priority at least the asking pod's, the pod itself left out."""
+    nominator = Nominator()
+    pods = [*_PODS, PodInfo(make_pod("other").priority(priority).obj())]
+    for pod, node in moves:
+        nominator.counted_for(pods[asking].pod)  # filled, then invalidated by the change
+        nominator.add_nominated_pod(_PODS[pod], node)
+    for asker in (pods[asking].pod, pods[-1].pod):
+        expected = {
+            node: [
+                p
+                for p in nominator.nominated_pods_for_node(node)
+                if p.priority >= asker.priority and p.uid != asker.uid
+            ]
+            for node in _NODES
+        }
+        counted = nominator.counted_for(asker)
+        assert {n: counted.get(n, []) for n in _NODES} == expected
+        assert all(counted.values())  # nodes with none are left out
