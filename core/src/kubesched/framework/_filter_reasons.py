@@ -73,7 +73,9 @@ def _nominated_reasons(
     """Reasons of rows with nominated pods, on copies with those pods added; also the
     rows whose copy passes (or that count no nominated pod): their reason is the
     node's own."""
-    copy_table, where, passed = copies.of((r, r) for r in rows)
+    picked = np.asarray(rows, dtype=np.intp)
+    copy_table, at, without = copies.of(picked, picked)
+    where, passed = at.tolist(), without.tolist()
     if not len(copy_table):
         return {}, passed
     copy_masks = phase._batch_masks(state, pod, copy_table)

@@ -5,7 +5,7 @@ pod itself) counted as running there, as upstream's RunFilterPluginsWithNominate
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,8 +18,6 @@ from kubesched.framework._node_table import NodeTable
 from kubesched.framework._status import Status
 from kubesched.framework._types import NodeInfo, PodInfo
 from kubesched.framework._what_if_table import Change, WhatIfTable
-
-K = TypeVar("K")
 
 
 class Phase(Protocol):
@@ -66,8 +64,8 @@ class NominatedCopies:
         self._table = table
         self._rows = rows
         self._copies: WhatIfTable | None = None
-        self._at: dict[int, int] = {}
-        """Table row -> its row in `_copies`."""
+        self._at = np.full(len(table), -1, dtype=np.intp)
+        """Table row -> its row in `_copies` (-1: none)."""
 
     def _built(self) -> WhatIfTable:
         if self._copies is None:
@@ -78,27 +76,22 @@ class NominatedCopies:
             for row in self._rows:
                 counted = counted_on(names[row])
                 if counted:
-                    self._at[row] = len(picked)
                     picked.append(row)
                     changes.append(((), counted))
+            self._at[picked] = np.arange(len(picked), dtype=np.intp)
             self._copies = WhatIfTable(self._table, picked, changes)
         return self._copies
 
-    def of(self, rows: Iterable[tuple[K, int]]) -> tuple[WhatIfTable, list[K], list[K]]:
-        """Of `rows` (key, table row): those with such pods as a table of their copies,
-        their keys, and the keys of the others."""
+    def of(
+        self, keys: NDArray[np.intp], rows: NDArray[np.intp]
+    ) -> tuple[WhatIfTable, NDArray[np.intp], NDArray[np.intp]]:
+        """Of `rows` (table rows, each with its key): those with such pods as a table of
+        their copies, their keys, and the keys of the others."""
         copies = self._built()
-        picked: list[int] = []
-        where: list[K] = []
-        without: list[K] = []
-        for key, row in rows:
-            at = self._at.get(row)
-            if at is None:
-                without.append(key)
-                continue
-            picked.append(at)
-            where.append(key)
-        return WhatIfTable(copies, picked, [((), ())] * len(picked)), where, without
+        at = self._at[rows]
+        has = at >= 0
+        picked = at[has]
+        return WhatIfTable(copies, picked, [((), ())] * len(picked)), keys[has], keys[~has]
 
 
 def check_nominated(
@@ -155,12 +148,11 @@ def _check_nominated_batch(
     plugin failed: the row by row check then finds the failing row."""
     if copies is None or phase.pre_filter_extensions_active(state):
         return False
-    rows = zip(positions.tolist(), order[positions].tolist(), strict=True)
-    copied, where, _none = copies.of(rows)
+    copied, where, _none = copies.of(positions, order[positions])
     if not len(copied):
         return True
     fits = phase.feasible_mask(state, pod, copied)
     if isinstance(fits, Status):
         return False
-    flags[np.asarray(where, dtype=np.intp)] &= np.asarray(fits, dtype=bool)
+    flags[where] &= np.asarray(fits, dtype=bool)
     return True

@@ -38,7 +38,7 @@ class WhatIfTable(NodeTable):
     def __init__(
         self,
         base: NodeTable,
-        rows: Sequence[int],
+        rows: Sequence[int] | NDArray[np.intp],
         changes: Sequence[Change],
         *,
         copy_of: Callable[[int], NodeInfo] | None = None,
