@@ -45,6 +45,8 @@ from kubesched_defaultpreemption.pdb import split_by_pdb_violation
 from kubesched_defaultpreemption.victims import NO_VICTIMS_REASON, PreemptionAllowed
 
 NOT_A_CANDIDATE = Status(Code.UNSCHEDULABLE, "not a candidate (decided in batch)")
+NO_VICTIMS = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
+"""A node without pods the preemptor may evict: the per-node form's status."""
 """Stands for the Filter status of a node the batch found no victims for."""
 
 RATE_MARGIN = 1.2
@@ -102,26 +104,18 @@ class _Node:
         "nominated",
         "num_violating",
         "order",
-        "ordered",
         "row",
         "victims",
         "violating",
     )
 
     def __init__(
-        self,
-        info: NodeInfo,
-        row: int,
-        potential: list[PodInfo],
-        nominated: Sequence[PodInfo],
-        ordered: list[PodInfo] | None = None,
+        self, info: NodeInfo, row: int, potential: list[PodInfo], nominated: Sequence[PodInfo]
     ) -> None:
         self.info = info
         self.row = row
         self.nominated = nominated
         self.order = potential
-        self.ordered = ordered
-        """`order` by importance, when known already."""
         self.added: list[PodInfo] = []
         self.violating = 0
         self.victims: list[PodInfo] = []
@@ -244,36 +238,34 @@ class BatchVictims:
 
     def _work_out(self, nodes: Sequence[NodeInfo]) -> None:
         """Fill `results` for these nodes (those left out go through the per-node form)."""
-        pod = self.pod
-        pending: list[_Node] = []
-        allowed = self.preemption_allowed
-        priority = pod.priority
-        orders = self.orders
+        pod, allowed = self.pod, self.preemption_allowed
+        infos: list[NodeInfo] = []
+        potentials: list[list[PodInfo]] = []
+        orders: list[list[PodInfo] | None] = []
         for node_info in nodes:
-            name = node_info.name
             ordered = None
             if allowed is None:
-                potential, ordered = orders.of(node_info, priority, self.more_important)
+                potential, ordered = self.orders.of(node_info, pod.priority, self.more_important)
             else:
                 potential = [p for p in node_info.pods if allowed(node_info, p, pod)]
             if not potential:
-                self.results[name] = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
+                self.results[node_info.name] = NO_VICTIMS
                 continue
-            nominated = self._nominated(name)
-            pending.append(_Node(node_info, len(pending), potential, nominated, ordered))
-        table = self._table_of(nodes)
-        rows = [table.index[n.name] for n in pending]
-        self.emptied = WhatIfTable(table, rows, [(n.order, ()) for n in pending])
-        fits = self._fits(pending)
+            infos.append(node_info)
+            potentials.append(potential)
+            orders.append(ordered)
+        nominated = [self._nominated(ni.name) for ni in infos]
+        fits = self._step_zero(nodes, infos, potentials, nominated)
         if fits is None:
             return
         alive: list[_Node] = []
-        for node, fit in zip(pending, fits, strict=True):
+        for i, fit in enumerate(fits):
             if not fit:
-                self.results[node.name] = NOT_A_CANDIDATE
+                self.results[infos[i].name] = NOT_A_CANDIDATE
                 self.guessed = True
                 continue
-            ordered = node.ordered or by_importance(node.order, self.more_important)
+            node = _Node(infos[i], i, potentials[i], nominated[i])
+            ordered = orders[i] or by_importance(node.order, self.more_important)
             if self.pdbs:
                 violating, non_violating = split_by_pdb_violation(ordered, self.pdbs)
                 node.order = violating + non_violating
@@ -282,8 +274,8 @@ class BatchVictims:
                 node.order = ordered
             alive.append(node)
         if not self._reprieve(alive):
-            for node in pending:
-                self.results.pop(node.name, None)
+            for node_info in infos:
+                self.results.pop(node_info.name, None)
             return
         for node in alive:
             victims = node.victims
@@ -294,6 +286,33 @@ class BatchVictims:
             self.results[node.name] = Candidate(
                 node.name, tuple(v.pod for v in victims), node.num_violating
             )
+
+    def _step_zero(
+        self,
+        nodes: Sequence[NodeInfo],
+        infos: list[NodeInfo],
+        potentials: list[list[PodInfo]],
+        nominated: list[Sequence[PodInfo]],
+    ) -> list[bool] | None:
+        """Step 0 for `infos` (the chunk's nodes with pods that may go): does the preemptor
+        pass Filter on each with those pods removed (`emptied`, made here), and also with
+        its nominated pods then added where it has any? None when a plugin failed."""
+        table = self._table_of(nodes)
+        rows = [table.index[ni.name] for ni in infos]
+        self.emptied = WhatIfTable(table, rows, [(pods, ()) for pods in potentials])
+        count = len(infos)
+        where = [i for i in range(count) if nominated[i]]
+        changes: list[tuple[Sequence[PodInfo], Sequence[PodInfo]]] = [((), ())] * count
+        changes += [((), nominated[i]) for i in where]
+        mask = self.feasible_mask(
+            self.state, self.pod, WhatIfTable(self.emptied, [*range(count), *where], changes)
+        )
+        if isinstance(mask, Status):
+            return None
+        fits: list[bool] = mask[:count].tolist()
+        for i, f in zip(where, mask[count:].tolist(), strict=True):
+            fits[i] = fits[i] and f
+        return fits
 
     def _table_of(self, nodes: Sequence[NodeInfo]) -> NodeTable:
         """The snapshot's node table when it holds these very nodes (its columns are then
