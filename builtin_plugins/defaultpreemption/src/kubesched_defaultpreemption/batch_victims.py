@@ -45,9 +45,9 @@ from kubesched_defaultpreemption.pdb import split_by_pdb_violation
 from kubesched_defaultpreemption.victims import NO_VICTIMS_REASON, PreemptionAllowed
 
 NOT_A_CANDIDATE = Status(Code.UNSCHEDULABLE, "not a candidate (decided in batch)")
+"""Stands for the Filter status of a node the batch found no victims for."""
 NO_VICTIMS = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
 """A node without pods the preemptor may evict: the per-node form's status."""
-"""Stands for the Filter status of a node the batch found no victims for."""
 
 RATE_MARGIN = 1.2
 """The first chunk takes this many times the nodes an earlier dry run's rate asks for
@@ -300,19 +300,7 @@ class BatchVictims:
         table = self._table_of(nodes)
         rows = [table.index[ni.name] for ni in infos]
         self.emptied = WhatIfTable(table, rows, [(pods, ()) for pods in potentials])
-        count = len(infos)
-        where = [i for i in range(count) if nominated[i]]
-        changes: list[tuple[Sequence[PodInfo], Sequence[PodInfo]]] = [((), ())] * count
-        changes += [((), nominated[i]) for i in where]
-        mask = self.feasible_mask(
-            self.state, self.pod, WhatIfTable(self.emptied, [*range(count), *where], changes)
-        )
-        if isinstance(mask, Status):
-            return None
-        fits: list[bool] = mask[:count].tolist()
-        for i, f in zip(where, mask[count:].tolist(), strict=True):
-            fits[i] = fits[i] and f
-        return fits
+        return self._filter_twice(range(len(infos)), [()] * len(infos), nominated)
 
     def _table_of(self, nodes: Sequence[NodeInfo]) -> NodeTable:
         """The snapshot's node table when it holds these very nodes (its columns are then
@@ -330,25 +318,44 @@ class BatchVictims:
 
     def _fits(self, nodes: Sequence[_Node]) -> list[bool] | None:
         """Does the preemptor pass Filter on each emptied node with its `added` pods put
-        back, and also with its nominated pods added where it has any (both passes must
-        pass, as upstream's RunFilterPluginsWithNominatedPods)? None when a plugin
-        failed."""
-        if not nodes:
+        back (and with its nominated pods too)? Per-node Filters see the nodes' working
+        copies. None when a plugin failed."""
+        return self._filter_twice(
+            [n.row for n in nodes],
+            [n.added for n in nodes],
+            [n.nominated for n in nodes],
+            nodes,
+        )
+
+    def _filter_twice(
+        self,
+        rows: Sequence[int],
+        put_back: Sequence[Sequence[PodInfo]],
+        nominated: Sequence[Sequence[PodInfo]],
+        copies: Sequence[_Node] | None = None,
+    ) -> list[bool] | None:
+        """Does the preemptor pass Filter on each of `rows` of the emptied table with its
+        `put_back` pods added, and also with its `nominated` pods added after them where
+        it has any (both passes must pass, as upstream's RunFilterPluginsWithNominatedPods)?
+        `copies`: the nodes whose working copies per-node Filters see (default: copies
+        of the emptied rows). None when a plugin failed."""
+        count = len(rows)
+        if not count:
             return []
-        rows = [n.row for n in nodes]
+        where = [i for i in range(count) if nominated[i]]
         changes: list[tuple[Sequence[PodInfo], Sequence[PodInfo]]]
-        changes = [((), n.added) for n in nodes]
-        where = [i for i, n in enumerate(nodes) if n.nominated]
-        for i in where:
-            rows.append(nodes[i].row)
-            changes.append(((), [*nodes[i].added, *nodes[i].nominated]))
-        table = WhatIfTable(self.emptied, rows, changes, copy_of=partial(_copy_of, nodes, where))
+        changes = [((), pods) for pods in put_back]
+        changes += [((), [*put_back[i], *nominated[i]]) for i in where]
+        copy_of = None if copies is None else partial(_copy_of, copies, where)
+        table = WhatIfTable(
+            self.emptied, [*rows, *(rows[i] for i in where)], changes, copy_of=copy_of
+        )
         mask = self.feasible_mask(self.state, self.pod, table)
         if isinstance(mask, Status):
             return None
-        fits = [bool(f) for f in mask[: len(nodes)]]
-        for i, f in zip(where, mask[len(nodes) :], strict=True):
-            fits[i] = fits[i] and bool(f)
+        fits: list[bool] = mask[:count].tolist()
+        for i, f in zip(where, mask[count:].tolist(), strict=True):
+            fits[i] = fits[i] and f
         return fits
 
     def _reprieve(self, nodes: list[_Node]) -> bool:
